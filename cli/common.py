@@ -1,0 +1,107 @@
+"""What every command shares: settings, the console, structured logs, errors as exit code 2."""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
+
+import typer
+from pydantic import BaseModel
+from rich.console import Console
+
+from ingest.corpus import parse_chapter_range
+from ingest.store import Corpus, open_corpus
+from kb.errors import KBError, NotFound
+from kb.settings import Settings
+
+console = Console()
+err_console = Console(stderr=True)
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class JsonLogFormatter(logging.Formatter):
+    """One JSON object a line: time, level, logger, message and any `extra` fields."""
+
+    _skip = set(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
+
+    def format(self, record: logging.LogRecord) -> str:
+        data: dict[str, Any] = {
+            "ts": round(record.created, 3), "level": record.levelname.lower(),
+            "logger": record.name, "msg": record.getMessage(),
+        }
+        data.update({k: v for k, v in vars(record).items() if k not in self._skip})
+        if record.exc_info:
+            data["exc"] = self.formatException(record.exc_info)
+        return json.dumps(data, ensure_ascii=False, default=str)
+
+
+def configure_logging(level: str = "WARNING") -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonLogFormatter())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level.upper())
+
+
+def settings(**overrides: Any) -> Settings:
+    """Settings from the environment, with the command line's options on top."""
+    return Settings(**{k: v for k, v in overrides.items() if v is not None})
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    return typer.Exit(code)
+
+
+def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
+    """Domain errors become a one-line message and exit code 2, never a traceback."""
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except NotFound as exc:
+            hint = f" (closest: {', '.join(exc.suggestions)})" if exc.suggestions else ""
+            raise fail(f"{exc}{hint}") from None
+        except KBError as exc:
+            raise fail(str(exc)) from None
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+
+    return wrapper
+
+
+def print_json(data: BaseModel | dict[str, Any] | list[Any]) -> None:
+    if isinstance(data, BaseModel):
+        text = data.model_dump_json(indent=2)
+    else:
+        text = json.dumps(data, ensure_ascii=False, indent=2, default=_default)
+    sys.stdout.write(text + "\n")
+
+
+def _default(value: object) -> object:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, Path):
+        return str(value)
+    raise TypeError(f"not JSON serializable: {type(value).__name__}")
+
+
+def load_corpus_for(cfg: Settings) -> Corpus:
+    started = time.perf_counter()
+    corpus = open_corpus(cfg.resolved_data_dir(), cfg.corpus_name, cfg.corpus, cfg.chunk_size)
+    logging.getLogger("kbx.corpus").info(
+        "corpus ready", extra={"blocks": len(corpus.blocks),
+                               "ms": round((time.perf_counter() - started) * 1000, 1)})
+    return corpus
+
+
+def chapters_option(spec: str | None) -> set[int] | None:
+    return parse_chapter_range(spec)

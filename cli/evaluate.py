@@ -1,0 +1,136 @@
+"""`kbx eval`: the FORMAT.md metrics for one strategy, or the budget sweep."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.table import Table
+
+from cli.common import (
+    chapters_option,
+    console,
+    handle_errors,
+    load_corpus_for,
+    print_json,
+    settings,
+)
+from ingest.store import Corpus
+from kb.errors import ConfigError
+from kb.settings import Settings
+from retrieval.evaluation import Evidence, Strategy, evaluate
+from retrieval.packing import Policy
+from retrieval.questions import LabeledQuestion, load_questions
+from retrieval.retriever import STRATEGIES, Retriever, SearchOptions
+
+SWEEP_BUDGETS = (2000, 4000, 8000, 16000)
+EVAL_STRATEGIES = (*STRATEGIES, "kb")
+
+
+def lexical_strategy(retriever: Retriever, options: SearchOptions) -> Strategy:
+    def run(q: LabeledQuestion) -> Evidence:
+        trace = retriever.search(q.question.question, options)
+        return Evidence([c.chunk_id for c in trace.candidates], trace.packed)
+
+    return run
+
+
+def make_strategy(name: str, corpus: Corpus, retriever: Retriever, cfg: Settings,
+                  options: SearchOptions) -> Strategy:
+    """The evidence order a strategy produces; `kb` is exactly the order `/ask` uses."""
+    if name == "kb":
+        from kb.evidence_strategy import kb_strategy
+
+        return kb_strategy(corpus, retriever, cfg, options)
+    return lexical_strategy(retriever, options)
+
+
+def run_eval(questions: list[LabeledQuestion], corpus: Corpus, retriever: Retriever,
+             cfg: Settings, strategy: str, options: SearchOptions, label: str
+             ) -> tuple[dict[str, float], list[dict[str, object]]]:
+    run = make_strategy(strategy, corpus, retriever, cfg, options)
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), console=console,
+                  transient=True) as progress:
+        task = progress.add_task(label, total=len(questions))
+        return evaluate(questions, run, {b.id: b for b in corpus.blocks},
+                        progress=lambda: progress.advance(task))
+
+
+@handle_errors
+def eval_command(
+    questions: Annotated[Path, typer.Option("--questions", help="FORMAT.md question file")],
+    chapters: Annotated[str | None, typer.Option("--chapters", help="e.g. 7-11")] = None,
+    strategy: Annotated[str, typer.Option("--strategy", help="rrf | ngram | unigram | kb")] = "rrf",
+    budget: Annotated[int | None, typer.Option("--budget", min=1)] = None,
+    max_blocks: Annotated[int | None, typer.Option("--max-blocks", min=1)] = None,
+    policy: Annotated[Policy, typer.Option("--policy")] = Policy.STOP,
+    json_out: Annotated[bool, typer.Option("--json")] = False,
+    sweep: Annotated[bool, typer.Option("--sweep", help="budgets 2k/4k/8k/16k, no block limit")] = False,
+) -> None:
+    """Evaluate retrieval on a question file: hit@k, MRR, context coverage, irrelevant share."""
+    if strategy not in EVAL_STRATEGIES:
+        raise ConfigError(f"--strategy must be one of {', '.join(EVAL_STRATEGIES)}")
+    cfg = settings()
+    corpus = load_corpus_for(cfg)
+    selected = chapters_option(chapters)
+    retriever = corpus.retriever.subset(selected)
+    labeled = load_questions(questions, corpus.chapters)
+    if sweep:
+        _sweep(labeled, corpus, retriever, cfg, strategy, policy, json_out, selected)
+        return
+    options = SearchOptions(strategy="rrf" if strategy == "kb" else strategy,
+                            budget=budget or cfg.budget, max_blocks=max_blocks or cfg.max_blocks,
+                            policy=policy, rrf_k=cfg.rrf_k)
+    summary, rows = run_eval(labeled, corpus, retriever, cfg, strategy, options, strategy)
+    result = _result(strategy, options, selected, labeled, summary, rows)
+    if json_out:
+        print_json(result)
+        return
+    table = Table(title=f"{questions.name}: {strategy}, budget {options.budget}, "
+                        f"max {options.max_blocks} blocks, {policy.value}")
+    for key in ("answerable", "hit@1", "hit@3", "hit@5", "mrr@10", "context_any_core",
+                "context_all_core", "avg_blocks", "irrelevant_share"):
+        table.add_column(key, justify="right")
+    table.add_row(str(result["answerable"]), *(f"{summary[k]:.3f}" for k in
+                  ("hit@1", "hit@3", "hit@5", "mrr@10", "context_any_core", "context_all_core",
+                   "avg_blocks", "irrelevant_share")))
+    console.print(table)
+    misses = [r["id"] for r in rows if r["answerable"] and not r["first_core_rank"]]
+    if misses:
+        console.print(f"no core block ranked: {', '.join(map(str, misses))}", highlight=False)
+
+
+def _result(strategy: str, options: SearchOptions, chapters: set[int] | None,
+            labeled: list[LabeledQuestion], summary: dict[str, float],
+            rows: list[dict[str, object]]) -> dict[str, Any]:
+    return {"strategy": strategy, "budget": options.budget, "max_blocks": options.max_blocks,
+            "policy": options.policy.value,
+            "chapters": sorted(chapters) if chapters else None, "questions": len(labeled),
+            "answerable": sum(1 for q in labeled if q.question.answerable), **summary,
+            "per_question": rows}
+
+
+def _sweep(labeled: list[LabeledQuestion], corpus: Corpus, retriever: Retriever, cfg: Settings,
+           strategy: str, policy: Policy, json_out: bool, chapters: set[int] | None) -> None:
+    results = []
+    for budget in SWEEP_BUDGETS:
+        options = SearchOptions(strategy="rrf" if strategy == "kb" else strategy, budget=budget,
+                                max_blocks=None, policy=policy, rrf_k=cfg.rrf_k)
+        summary, rows = run_eval(labeled, corpus, retriever, cfg, strategy, options,
+                                 f"budget {budget}")
+        results.append(_result(strategy, options, chapters, labeled, summary, rows))
+    if json_out:
+        print_json([{k: v for k, v in r.items() if k != "per_question"} for r in results])
+        return
+    n = results[0]["answerable"]
+    table = Table(title=f"{strategy}, policy {policy.value}, no block limit ({n} answerable)")
+    for col in ("budget", "all core packed", "any core packed", "avg blocks", "irrelevant share",
+                "hit@3"):
+        table.add_column(col, justify="right")
+    for r in results:
+        table.add_row(f"{r['budget']:,}", f"{round(r['context_all_core'] * n)}/{n}",
+                      f"{round(r['context_any_core'] * n)}/{n}", f"{r['avg_blocks']:.1f}",
+                      f"{r['irrelevant_share']:.0%}", f"{r['hit@3']:.2f}")
+    console.print(table)

@@ -1,0 +1,90 @@
+"""Script and punctuation folding for matching: text is compared after this, shown as written.
+
+Traditional→simplified conversion uses OpenCC `t2s`, which maps this corpus character for character
+(checked on all 121 chapters), so a normalized position always maps back to one original position.
+A few variants that `t2s` leaves alone are folded by `VARIANTS`. Punctuation, whitespace and
+symbols are dropped; full-width letters and digits are folded to ASCII by NFKC.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+import opencc
+
+VARIANTS: dict[str, str] = {
+    "著": "着",  # t2s keeps 著; in this novel it is almost always the particle 着
+    "鎗": "枪",
+    "箇": "个",
+    "麽": "么",
+    "纔": "才",
+    "裏": "里",
+    "喫": "吃",
+}
+"""Variants OpenCC `t2s` keeps, folded so that a simplified query matches the traditional text."""
+
+
+@lru_cache(maxsize=1)
+def _converter() -> opencc.OpenCC:
+    return opencc.OpenCC("t2s")
+
+
+def to_simplified(text: str) -> str:
+    """OpenCC t2s plus the variant folds; same length as the input."""
+    converted = _converter().convert(text)
+    if len(converted) != len(text):  # keep offsets aligned if a phrase rule ever changes length
+        converted = "".join(_converter().convert(ch) or ch for ch in text)
+    return converted.translate(_VARIANT_TABLE)
+
+
+_VARIANT_TABLE = str.maketrans(VARIANTS)
+
+
+def is_cjk(ch: str) -> bool:
+    """CJK unified ideographs and extension A (the corpus uses a few, e.g. 㨄)."""
+    code = ord(ch)
+    return 0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0xF900 <= code <= 0xFAFF
+
+
+def _fold_char(ch: str) -> str:
+    """One original character → its matching form, or '' when it carries no meaning for search."""
+    if is_cjk(ch):
+        return ch
+    folded = unicodedata.normalize("NFKC", ch)
+    if len(folded) == 1 and folded.isalnum():
+        return folded.lower()
+    return ""
+
+
+def normalize_with_offsets(text: str) -> tuple[str, list[int]]:
+    """The normalized text and, for each of its characters, the index of the original character."""
+    simplified = to_simplified(text)
+    chars: list[str] = []
+    offsets: list[int] = []
+    for index, ch in enumerate(simplified):
+        folded = _fold_char(ch)
+        if folded:
+            chars.append(folded)
+            offsets.append(index)
+    return "".join(chars), offsets
+
+
+def normalize(text: str) -> str:
+    """The form used for indexing and matching: simplified, no punctuation or whitespace."""
+    return normalize_with_offsets(text)[0]
+
+
+def cjk_runs(text: str) -> list[str]:
+    """Maximal runs of CJK characters of an already simplified text (punctuation splits runs)."""
+    runs: list[str] = []
+    current: list[str] = []
+    for ch in text:
+        if is_cjk(ch):
+            current.append(ch)
+        elif current:
+            runs.append("".join(current))
+            current = []
+    if current:
+        runs.append("".join(current))
+    return runs

@@ -1,0 +1,230 @@
+"""Okapi BM25, Lucene variant, over a compact inverted index, with per-term score explanations.
+
+Scoring (Lucene `BM25Similarity`; Robertson & Zaragoza 2009, "The Probabilistic Relevance
+Framework: BM25 and Beyond"):
+
+    idf(t)      = ln(1 + (N − df(t) + 0.5) / (df(t) + 0.5))
+    score(t, d) = idf(t) · tf(t,d) / (tf(t,d) + k1 · (1 − b + b · |d| / avgdl))
+    score(q, d) = Σ over distinct terms t of q present in d of score(t, d)
+
+As in Lucene ≥ 8 (and bm25s' "lucene" method), the constant factor (k1 + 1) of the classic Okapi
+numerator is left out: it scales every score alike and changes no ranking. Each distinct query
+term counts once. Terms are 1–3 character strings packed into one integer
+(`term_code`), postings are stored CSR-style (term → slice of documents), and each posting's
+contribution is precomputed at build time, so a query is one gather and one `bincount`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from pydantic import BaseModel
+
+K1 = 1.2
+B = 0.75
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+
+def lucene_idf(df: int, n_docs: int) -> float:
+    """idf = ln(1 + (N − df + 0.5) / (df + 0.5)); always positive, unlike classic Robertson idf."""
+    return math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
+
+
+def term_score(tf: float, df: int, n_docs: int, doc_len: float, avgdl: float,
+               k1: float = K1, b: float = B) -> float:
+    """One term's BM25 contribution to one document (the formula in the module docstring)."""
+    if tf <= 0:
+        return 0.0
+    norm = k1 * (1.0 - b + b * doc_len / avgdl)
+    return lucene_idf(df, n_docs) * tf / (tf + norm)
+
+
+def term_code(term: str) -> int:
+    """Pack a term of 1–3 BMP characters into one integer (16 bits a character).
+
+    Codes of different lengths never collide because every CJK character is ≥ 0x3400.
+    """
+    if not 1 <= len(term) <= 3 or any(ord(ch) > 0xFFFF for ch in term):
+        raise ValueError(f"term must be 1-3 BMP characters: {term!r}")
+    code = 0
+    for ch in term:
+        code = (code << 16) | ord(ch)
+    return code
+
+
+def code_term(code: int) -> str:
+    chars = []
+    while code:
+        chars.append(chr(code & 0xFFFF))
+        code >>= 16
+    return "".join(reversed(chars))
+
+
+class Explanation(BaseModel):
+    """A score and where it comes from, in the shape of Lucene's `Explanation`."""
+
+    value: float
+    description: str
+    details: list[Explanation] = []
+
+
+@dataclass
+class BM25Index:
+    """Inverted index of one channel; documents are addressed by position 0..N-1."""
+
+    term_codes: IntArray  # sorted, one per term
+    indptr: IntArray  # postings of term i are [indptr[i], indptr[i+1])
+    posting_docs: IntArray
+    posting_tfs: IntArray
+    doc_lengths: FloatArray
+    k1: float = K1
+    b: float = B
+
+    def __post_init__(self) -> None:
+        self.avgdl = float(self.doc_lengths.mean()) if self.doc_lengths.sum() > 0 else 1.0
+        dfs = np.diff(self.indptr)
+        idf = np.log(1.0 + (self.n_docs - dfs + 0.5) / (dfs + 0.5))
+        tf = self.posting_tfs.astype(np.float64)
+        norm = self.k1 * (1.0 - self.b + self.b * self.doc_lengths[self.posting_docs] / self.avgdl)
+        self.posting_weights: FloatArray = np.repeat(idf, dfs) * tf / (tf + norm)
+
+    @classmethod
+    def from_postings(cls, codes: IntArray, docs: IntArray, n_docs: int,
+                      k1: float = K1, b: float = B) -> BM25Index:
+        """Build from one (term code, document) pair per term occurrence."""
+        order = np.lexsort((docs, codes))
+        codes, docs = codes[order], docs[order]
+        new_pair = np.ones(len(codes), dtype=bool)
+        new_pair[1:] = (codes[1:] != codes[:-1]) | (docs[1:] != docs[:-1])
+        starts = np.flatnonzero(new_pair)
+        tfs = np.diff(np.append(starts, len(codes)))
+        pair_codes, pair_docs = codes[starts], docs[starts]
+        new_term = np.ones(len(pair_codes), dtype=bool)
+        new_term[1:] = pair_codes[1:] != pair_codes[:-1]
+        term_starts = np.flatnonzero(new_term)
+        return cls(
+            term_codes=pair_codes[term_starts].astype(np.int64),
+            indptr=np.append(term_starts, len(pair_codes)).astype(np.int64),
+            posting_docs=pair_docs.astype(np.int64),
+            posting_tfs=tfs.astype(np.int64),
+            doc_lengths=np.bincount(docs, minlength=n_docs).astype(np.float64),
+            k1=k1,
+            b=b,
+        )
+
+    @classmethod
+    def build(cls, documents: Sequence[Sequence[str]], k1: float = K1, b: float = B) -> BM25Index:
+        """Build from tokenized documents (the plain path; the corpus index uses `from_postings`)."""
+        codes = [term_code(t) for terms in documents for t in terms]
+        docs = [d for d, terms in enumerate(documents) for _ in terms]
+        return cls.from_postings(np.asarray(codes, dtype=np.int64),
+                                 np.asarray(docs, dtype=np.int64), len(documents), k1, b)
+
+    @property
+    def n_docs(self) -> int:
+        return len(self.doc_lengths)
+
+    @property
+    def n_terms(self) -> int:
+        return len(self.term_codes)
+
+    def term_ids(self, codes: IntArray) -> IntArray:
+        """Positions of the (distinct) term codes that the index knows; unknown codes dropped."""
+        if not len(codes) or not self.n_terms:
+            return np.empty(0, dtype=np.int64)
+        pos = np.minimum(np.searchsorted(self.term_codes, codes), self.n_terms - 1)
+        return pos[self.term_codes[pos] == codes]
+
+    def _term_ids(self, terms: Iterable[str]) -> IntArray:
+        return self.term_ids(np.fromiter((term_code(t) for t in dict.fromkeys(terms)),
+                                         dtype=np.int64))
+
+    def scores_for_ids(self, ids: IntArray) -> FloatArray:
+        """Scores of every document for distinct term positions: one gather, one bincount."""
+        if not len(ids):
+            return np.zeros(self.n_docs)
+        starts, lengths = self.indptr[ids], self.indptr[ids + 1] - self.indptr[ids]
+        offsets = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
+        postings = offsets + np.arange(int(lengths.sum()))
+        scores: FloatArray = np.bincount(self.posting_docs[postings],
+                                         weights=self.posting_weights[postings],
+                                         minlength=self.n_docs)
+        return scores
+
+    def top_for_ids(self, ids: IntArray, depth: int) -> tuple[IntArray, FloatArray]:
+        """(documents, scores) with a positive score, best first, ties by position; at most depth."""
+        scores = self.scores_for_ids(ids)
+        hits = np.flatnonzero(scores > 0)
+        if len(hits) > depth:
+            hits = hits[np.argpartition(-scores[hits], depth - 1)[:depth]]
+        hits = hits[np.lexsort((hits, -scores[hits]))]
+        return hits, scores[hits]
+
+    def df(self, term: str) -> int:
+        ids = self._term_ids([term])
+        return int(self.indptr[ids[0] + 1] - self.indptr[ids[0]]) if len(ids) else 0
+
+    def scores(self, terms: Iterable[str], mask: npt.NDArray[np.bool_] | None = None) -> FloatArray:
+        """Score of every document for the distinct `terms`; masked-out documents score 0."""
+        scores = self.scores_for_ids(self._term_ids(terms))
+        if mask is not None:
+            scores[~mask] = 0.0
+        return scores
+
+    def top(self, terms: Iterable[str], depth: int,
+            mask: npt.NDArray[np.bool_] | None = None) -> list[tuple[int, float]]:
+        """Documents with a positive score, best first (ties by document position), at most depth."""
+        scores = self.scores(terms, mask)
+        hits = np.flatnonzero(scores > 0)
+        if len(hits) > depth:
+            hits = hits[np.argpartition(-scores[hits], depth - 1)[:depth]]
+        order = np.lexsort((hits, -scores[hits]))
+        return [(int(hits[i]), float(scores[hits[i]])) for i in order]
+
+    def term_frequency(self, term: str, doc: int) -> int:
+        ids = self._term_ids([term])
+        if not len(ids):
+            return 0
+        lo, hi = int(self.indptr[ids[0]]), int(self.indptr[ids[0] + 1])
+        pos = lo + int(np.searchsorted(self.posting_docs[lo:hi], doc))
+        return int(self.posting_tfs[pos]) if pos < hi and self.posting_docs[pos] == doc else 0
+
+    def matched_terms(self, terms: Iterable[str], doc: int) -> list[str]:
+        return [t for t in dict.fromkeys(terms) if self.term_frequency(t, doc) > 0]
+
+    def explain(self, terms: Iterable[str], doc: int) -> Explanation:
+        """The document's score as a sum of one explained part per matched term."""
+        parts = []
+        dl = float(self.doc_lengths[doc])
+        for term in self.matched_terms(terms, doc):
+            tf, df = self.term_frequency(term, doc), self.df(term)
+            idf = lucene_idf(df, self.n_docs)
+            parts.append(Explanation(
+                value=term_score(tf, df, self.n_docs, dl, self.avgdl, self.k1, self.b),
+                description=f"weight({term}) = idf · tf / (tf + k1·(1−b+b·dl/avgdl))",
+                details=[
+                    Explanation(value=idf, description=f"idf, df={df} N={self.n_docs}"),
+                    Explanation(value=tf, description="tf, occurrences in the block"),
+                    Explanation(value=dl, description=f"dl, block length; avgdl={self.avgdl:.2f}"),
+                ],
+            ))
+        return Explanation(value=sum(p.value for p in parts),
+                           description=f"BM25 (Lucene) k1={self.k1} b={self.b}, sum of:",
+                           details=parts)
+
+    def to_arrays(self) -> dict[str, npt.NDArray[np.generic]]:
+        return {"term_codes": self.term_codes, "indptr": self.indptr,
+                "posting_docs": self.posting_docs, "posting_tfs": self.posting_tfs,
+                "doc_lengths": self.doc_lengths, "params": np.asarray([self.k1, self.b])}
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, npt.NDArray[np.generic]]) -> BM25Index:
+        k1, b = (float(x) for x in arrays["params"])
+        return cls(arrays["term_codes"], arrays["indptr"], arrays["posting_docs"],  # type: ignore[arg-type]
+                   arrays["posting_tfs"], arrays["doc_lengths"], k1, b)  # type: ignore[arg-type]

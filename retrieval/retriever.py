@@ -1,0 +1,155 @@
+"""The lexical retriever: two BM25 channels fused by RRF, then packed, with a full trace."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ingest.chunking import Block
+from ingest.normalize import to_simplified
+from retrieval.analyzers import ANALYZERS, clean_query
+from retrieval.bm25 import BM25Index, IntArray, term_code
+from retrieval.fusion import K, rrf_positions
+from retrieval.packing import Decision, Policy, estimate_tokens, pack
+from retrieval.trace import Candidate, ChannelHit, QueryTrace, SearchTrace
+from retrieval.vectorized import CHANNEL_POSTINGS
+
+STRATEGIES = ("rrf", "ngram", "unigram")
+DEFAULT_DEPTH = 100
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    strategy: str = "rrf"
+    budget: int = 8000
+    max_blocks: int | None = 12
+    policy: Policy = Policy.STOP
+    depth: int = DEFAULT_DEPTH
+    rrf_k: int = K
+    explain: bool = False
+
+    def __post_init__(self) -> None:
+        if self.strategy not in STRATEGIES:
+            raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}: {self.strategy!r}")
+
+
+@dataclass
+class Ranking:
+    """The fast path's result: each channel's list and the fused list, as (block position, score)."""
+
+    channels: dict[str, list[tuple[int, float]]]
+    fused: list[tuple[int, float]]
+
+
+def query_text(question: str, expansions: Iterable[str] = ()) -> str:
+    """The cleaned question plus expansion phrases (aliases, wordings), as one simplified text."""
+    return " ".join([clean_query(question), *(to_simplified(e) for e in expansions)])
+
+
+def query_terms(text: str) -> dict[str, list[str]]:
+    """Distinct terms per channel of a query text (for the trace)."""
+    return {name: list(dict.fromkeys(analyzer(text))) for name, analyzer in ANALYZERS.items()}
+
+
+def query_codes(text: str) -> dict[str, IntArray]:
+    """Distinct term codes per channel of a query text (the hot path; same terms as above)."""
+    return {name: np.fromiter({term_code(t) for t in analyzer(text)}, dtype=np.int64)
+            for name, analyzer in ANALYZERS.items()}
+
+
+@dataclass
+class Retriever:
+    """Blocks and one BM25 index per channel; positions in `blocks` are the index's documents."""
+
+    blocks: list[Block]
+    indexes: dict[str, BM25Index]
+    _subsets: dict[tuple[int, ...], Retriever] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self.position = {b.id: i for i, b in enumerate(self.blocks)}
+        self.costs = [estimate_tokens(b.display_text) for b in self.blocks]
+
+    @classmethod
+    def build(cls, blocks: Sequence[Block]) -> Retriever:
+        simplified = [to_simplified(b.text) for b in blocks]
+        indexes = {name: BM25Index.from_postings(*postings(simplified), len(simplified))
+                   for name, postings in CHANNEL_POSTINGS.items()}
+        return cls(list(blocks), indexes)
+
+    def subset(self, chapters: Iterable[int] | None) -> Retriever:
+        """A retriever over the given chapters only (its own IDF), cached; None = everything."""
+        if chapters is None:
+            return self
+        key = tuple(sorted(set(chapters)))
+        if key not in self._subsets:
+            self._subsets[key] = Retriever.build([b for b in self.blocks if b.chapter in key])
+        return self._subsets[key]
+
+    def rank(self, text: str, strategy: str = "rrf", depth: int = DEFAULT_DEPTH,
+             rrf_k: int = K) -> Ranking:
+        """Channel rankings and their fusion for a query text; no trace, no packing (hot path)."""
+        used = list(self.indexes) if strategy == "rrf" else [strategy]
+        codes = query_codes(text)
+        channels = {}
+        for name in used:
+            index = self.indexes[name]
+            docs, scores = index.top_for_ids(index.term_ids(codes[name]), depth)
+            channels[name] = list(zip(docs.tolist(), scores.tolist(), strict=True))
+        if strategy == "rrf":
+            fused = rrf_positions([[d for d, _ in hits] for hits in channels.values()],
+                                  len(self.blocks), k=rrf_k)
+        else:
+            fused = channels[strategy]
+        return Ranking(channels, fused)
+
+    def search(self, question: str, options: SearchOptions | None = None,
+               expansions: Sequence[str] = ()) -> SearchTrace:
+        """Rank, pack and explain: the whole trace of one search."""
+        options = options or SearchOptions()
+        started = time.perf_counter()
+        text = query_text(question, expansions)
+        terms = query_terms(text)
+        ranking = self.rank(text, options.strategy, options.depth, options.rrf_k)
+        ordered = [d for d, _ in ranking.fused]
+        decisions = pack([self.costs[d] for d in ordered], options.budget, options.max_blocks,
+                         options.policy)
+        candidates = self._candidates(ranking, decisions, terms, options.explain)
+        packed = [c.chunk_id for c in candidates if c.decision is Decision.SELECTED]
+        return SearchTrace(
+            strategy=options.strategy, rrf_k=options.rrf_k, depth=options.depth,
+            budget=options.budget, max_blocks=options.max_blocks, policy=options.policy.value,
+            query=self._query_trace(question, expansions, terms), candidates=candidates,
+            packed=packed, tokens_used=sum(c.tokens for c in candidates if c.chunk_id in packed),
+            elapsed_ms=(time.perf_counter() - started) * 1000,
+        )
+
+    def _query_trace(self, question: str, expansions: Sequence[str],
+                     terms: dict[str, list[str]]) -> QueryTrace:
+        known = {n: [t for t in ts if self.indexes[n].df(t) > 0] for n, ts in terms.items()}
+        return QueryTrace(question=question, simplified=to_simplified(question),
+                          cleaned=clean_query(question).strip(), expansions=list(expansions),
+                          terms=terms, known_terms=known)
+
+    def _candidates(self, ranking: Ranking, decisions: list[Decision],
+                    terms: dict[str, list[str]], explain: bool) -> list[Candidate]:
+        positions = {name: {d: (r, s) for r, (d, s) in enumerate(hits, start=1)}
+                     for name, hits in ranking.channels.items()}
+        candidates = []
+        for fused_rank, ((doc, fused_score), decision) in enumerate(
+                zip(ranking.fused, decisions, strict=True), start=1):
+            hits = {}
+            for name, ranks in positions.items():
+                if doc in ranks:
+                    rank, score = ranks[doc]
+                    index = self.indexes[name]
+                    hits[name] = ChannelHit(
+                        rank=rank, score=score, matched_terms=index.matched_terms(terms[name], doc),
+                        explanation=index.explain(terms[name], doc) if explain else None)
+            block = self.blocks[doc]
+            candidates.append(Candidate(chunk_id=block.id, chapter=block.chapter, channels=hits,
+                                        fused_score=fused_score, fused_rank=fused_rank,
+                                        tokens=self.costs[doc], decision=decision))
+        return candidates
