@@ -195,6 +195,18 @@ class BM25Index:
         pos = lo + int(np.searchsorted(self.posting_docs[lo:hi], doc))
         return int(self.posting_tfs[pos]) if pos < hi and self.posting_docs[pos] == doc else 0
 
+    def matched_terms_many(self, terms: Iterable[str], docs: Sequence[int]) -> dict[int, list[str]]:
+        """For each of `docs`, the distinct query terms it contains (in query order)."""
+        wanted = np.asarray(sorted(set(docs)), dtype=np.int64)
+        found: dict[int, list[str]] = {int(d): [] for d in wanted}
+        for term in dict.fromkeys(terms):
+            ids = self._term_ids([term])
+            if len(ids):
+                lo, hi = int(self.indptr[ids[0]]), int(self.indptr[ids[0] + 1])
+                for doc in np.intersect1d(self.posting_docs[lo:hi], wanted, assume_unique=True):
+                    found[int(doc)].append(term)
+        return found
+
     def matched_terms(self, terms: Iterable[str], doc: int) -> list[str]:
         return [t for t in dict.fromkeys(terms) if self.term_frequency(t, doc) > 0]
 

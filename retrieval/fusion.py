@@ -9,6 +9,7 @@ the rankings are given.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Mapping, Sequence
 from typing import TypeVar
 
@@ -21,13 +22,14 @@ T = TypeVar("T", bound=Hashable)
 def rrf(rankings: Mapping[str, Sequence[T]], k: int = K,
         weights: Mapping[str, float] | None = None) -> list[tuple[T, float]]:
     """Fuse named rankings (best first) into one list of (key, fused score), best first."""
-    scores: dict[T, float] = {}
+    parts: dict[T, list[float]] = {}
     best_rank: dict[T, int] = {}
     for name, ranking in rankings.items():
         weight = 1.0 if weights is None else weights.get(name, 1.0)
         for rank, key in enumerate(ranking, start=1):
-            scores[key] = scores.get(key, 0.0) + weight / (k + rank)
+            parts.setdefault(key, []).append(weight / (k + rank))
             best_rank[key] = min(best_rank.get(key, rank), rank)
+    scores = {key: math.fsum(values) for key, values in parts.items()}  # exact: order-free
     return sorted(scores.items(), key=lambda kv: (-kv[1], best_rank[kv[0]], kv[0]))  # type: ignore[type-var]
 
 

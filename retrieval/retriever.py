@@ -137,6 +137,8 @@ class Retriever:
                     terms: dict[str, list[str]], explain: bool) -> list[Candidate]:
         positions = {name: {d: (r, s) for r, (d, s) in enumerate(hits, start=1)}
                      for name, hits in ranking.channels.items()}
+        matched = {name: self.indexes[name].matched_terms_many(terms[name], list(ranks))
+                   for name, ranks in positions.items()}
         candidates = []
         for fused_rank, ((doc, fused_score), decision) in enumerate(
                 zip(ranking.fused, decisions, strict=True), start=1):
@@ -146,7 +148,7 @@ class Retriever:
                     rank, score = ranks[doc]
                     index = self.indexes[name]
                     hits[name] = ChannelHit(
-                        rank=rank, score=score, matched_terms=index.matched_terms(terms[name], doc),
+                        rank=rank, score=score, matched_terms=matched[name][doc],
                         explanation=index.explain(terms[name], doc) if explain else None)
             block = self.blocks[doc]
             candidates.append(Candidate(chunk_id=block.id, chapter=block.chapter, channels=hits,

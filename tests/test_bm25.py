@@ -1,0 +1,85 @@
+"""BM25 values written as the formula, a differential test, and invariants."""
+
+from __future__ import annotations
+
+import math
+
+import bm25s
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from retrieval.benchmark import LuceneOkapi
+from retrieval.bm25 import BM25Index, code_term, lucene_idf, term_code
+
+DOCS = [["林冲", "鲁智深", "林冲"], ["鲁智深", "武松"], ["宋江"], ["林冲", "宋江", "宋江", "武松"]]
+
+
+def test_idf_is_lucene_formula() -> None:
+    assert lucene_idf(2, 4) == pytest.approx(math.log(1 + (4 - 2 + 0.5) / (2 + 0.5)))
+
+
+def test_score_is_the_formula_term_by_term() -> None:
+    index = BM25Index.build(DOCS)
+    avgdl = (3 + 2 + 1 + 4) / 4
+    idf = math.log(1 + (4 - 2 + 0.5) / (2 + 0.5))  # 林冲 is in 2 of 4 documents
+    expected = idf * 2 / (2 + 1.2 * (1 - 0.75 + 0.75 * 3 / avgdl))
+    assert index.scores(["林冲"])[0] == pytest.approx(expected)
+    both = index.scores(["林冲", "鲁智深"])[0]
+    idf2 = math.log(1 + (4 - 2 + 0.5) / (2 + 0.5))
+    assert both == pytest.approx(expected + idf2 * 1 / (1 + 1.2 * (1 - 0.75 + 0.75 * 3 / avgdl)))
+
+
+def test_duplicate_query_terms_count_once() -> None:
+    index = BM25Index.build(DOCS)
+    assert np.allclose(index.scores(["宋江", "宋江"]), index.scores(["宋江"]))
+
+
+def test_agrees_with_bm25s_and_rank_bm25() -> None:
+    ours = BM25Index.build(DOCS)
+    theirs = bm25s.BM25(method="lucene", k1=1.2, b=0.75)
+    theirs.index(DOCS, show_progress=False)
+    okapi = LuceneOkapi(DOCS, k1=1.2, b=0.75)
+    for query in (["林冲"], ["宋江", "武松"], ["鲁智深", "林冲", "宋江"]):
+        assert np.allclose(ours.scores(query), theirs.get_scores(query), atol=1e-5)
+        assert np.allclose(ours.scores(query), okapi.get_scores(query))
+
+
+def test_top_breaks_ties_by_position_and_drops_zero() -> None:
+    index = BM25Index.build([["宋江"], ["宋江"], ["武松"]])
+    assert [d for d, _ in index.top(["宋江"], 10)] == [0, 1]
+
+
+def test_term_code_round_trip() -> None:
+    for term in ("林", "林冲", "鲁智深"):
+        assert code_term(term_code(term)) == term
+    with pytest.raises(ValueError):
+        term_code("鲁智深林冲")
+
+
+cjk = st.text(alphabet=st.sampled_from("林冲鲁智深宋江武松杀救"), min_size=1, max_size=3)
+docs_strategy = st.lists(st.lists(cjk, min_size=1, max_size=8), min_size=1, max_size=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(docs=docs_strategy, query=st.lists(cjk, min_size=1, max_size=5))
+def test_explanation_parts_sum_to_score(docs: list[list[str]], query: list[str]) -> None:
+    index = BM25Index.build(docs)
+    scores = index.scores(query)
+    for doc in range(len(docs)):
+        explanation = index.explain(query, doc)
+        assert explanation.value == pytest.approx(scores[doc])
+        assert sum(p.value for p in explanation.details) == pytest.approx(scores[doc])
+
+
+@settings(max_examples=60, deadline=None)
+@given(docs=docs_strategy, query=st.lists(cjk, min_size=1, max_size=5))
+def test_block_sharing_no_query_term_scores_zero(docs: list[list[str]], query: list[str]) -> None:
+    index = BM25Index.build(docs)
+    scores = index.scores(query)
+    for doc, terms in enumerate(docs):
+        if not set(terms) & set(query):
+            assert scores[doc] == 0.0
+        else:
+            assert scores[doc] > 0.0
