@@ -1,0 +1,29 @@
+# The two commands of the README: `make demo` (the main job) and `make test` (the whole suite).
+VENV ?= .venv
+PY := $(VENV)/bin/python
+KBX := $(VENV)/bin/kbx
+PORT ?= 8000
+
+.PHONY: install demo test lint stop
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+demo: install
+	KBX=$(KBX) PORT=$(PORT) bash scripts/demo.sh
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+
+test: lint
+	$(VENV)/bin/pytest
+
+stop:
+	-kill $$(cat var/serve.pid) 2>/dev/null; rm -f var/serve.pid
+	$(KBX) kb stop-store 2>/dev/null || true

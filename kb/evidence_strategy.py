@@ -1,0 +1,37 @@
+"""`kbx eval --strategy kb`: the evidence order of `/ask`, on the in-process reference provider."""
+
+from __future__ import annotations
+
+from ingest.store import Corpus
+from kb.bundle import KnowledgeBundle, load_bundle
+from kb.evidence import EvidencePipeline
+from kb.settings import Settings
+from providers.memory import MemoryProvider
+from retrieval.evaluation import Evidence, Strategy
+from retrieval.questions import LabeledQuestion
+from retrieval.retriever import Retriever, SearchOptions
+
+
+def active_bundle(cfg: Settings, corpus: Corpus) -> KnowledgeBundle:
+    """The merged (curated + extracted) bundle when one was built, else the curated one."""
+    merged = cfg.resolved_data_dir() / cfg.corpus_name / "bundle"
+    directory = merged if (merged / "people.jsonl").exists() else cfg.bundle
+    return load_bundle(directory, corpus.blocks)
+
+
+def _pipeline_for(bundle: KnowledgeBundle, budget: int, expansion: bool) -> EvidencePipeline:
+    provider = MemoryProvider()
+    provider.load(bundle)
+    return EvidencePipeline(provider, bundle, budget, expansion)
+
+
+def kb_strategy(corpus: Corpus, retriever: Retriever, cfg: Settings,
+                options: SearchOptions) -> Strategy:
+    bundle = active_bundle(cfg, corpus)
+    pipeline = _pipeline_for(bundle, cfg.knowledge_budget, cfg.query_expansion)
+
+    def run(q: LabeledQuestion) -> Evidence:
+        gathered = pipeline.gather(q.question.question, retriever, options)
+        return Evidence(gathered.ranking, gathered.packed)
+
+    return run

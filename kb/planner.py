@@ -1,0 +1,102 @@
+"""Question planning: which people a question names, and whether it asks about a pair, a journey
+or something open. The rules (applied in this order):
+
+1. People are found by longest match of every name and alias (2+ characters, after script and
+   punctuation folding) over the question; overlapping shorter matches are dropped.
+2. A question that names no one but refers back (他, 她, 他们, 那人, 后来 …) inherits the people of
+   the session's last question (a follow-up).
+3. Two or more people → `pair` (the first two named, in question order).
+4. One person and a journey word (经历, 后来, 结局, 一路, 行踪, 怎么上, 下场 …) → `journey`.
+5. Everything else → `open`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ingest.normalize import normalize, normalize_with_offsets
+from kb.models import Person
+from retrieval.analyzers import clean_query
+
+PlanKind = Literal["pair", "journey", "open"]
+
+JOURNEY_WORDS = (
+    "经历", "后来", "结局", "下场", "一路", "行踪", "历程", "生平", "一生", "遭遇", "怎么上",
+    "如何上", "怎样上", "怎么到", "去了哪", "到了哪", "去哪", "逃到", "落草", "命运", "故事",
+    "先后", "哪些地方", "经过了哪", "从东京", "路线", "最后怎样", "怎么样了", "做了什么", "干了哪些",
+)
+FOLLOW_UP_WORDS = ("他", "她", "他们", "她们", "那人", "此人", "这人", "后来", "然后", "接着", "那他", "那她")
+
+
+@dataclass(frozen=True)
+class Plan:
+    kind: PlanKind
+    person_ids: list[str]
+    names: list[str]
+    cleaned: str
+    follow_up: bool = False
+
+
+@dataclass
+class PeopleIndex:
+    """Normalized names and aliases → person id, for finding people inside questions."""
+
+    people: dict[str, Person]
+    names: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, people: Iterable[Person]) -> PeopleIndex:
+        index = cls({p.id: p for p in people})
+        by_len = sorted(index.people.values(), key=lambda p: (p.origin != "curated", p.id))
+        for person in by_len:
+            for name in person.all_names:
+                key = normalize(name)
+                if len(key) >= 2:
+                    index.names.setdefault(key, person.id)
+        index.longest = max((len(k) for k in index.names), default=0)
+        return index
+
+    longest: int = 0
+
+    def find(self, question: str) -> list[tuple[str, str]]:
+        """(person id, the matched text as written) in question order, each person once."""
+        text, offsets = normalize_with_offsets(question)
+        found: list[tuple[str, str]] = []
+        seen: set[str] = set()
+        i = 0
+        while i < len(text):
+            for length in range(min(self.longest, len(text) - i), 1, -1):
+                person_id = self.names.get(text[i:i + length])
+                if person_id:
+                    if person_id not in seen:
+                        seen.add(person_id)
+                        found.append((person_id, question[offsets[i]:offsets[i + length - 1] + 1]))
+                    i += length
+                    break
+            else:
+                i += 1
+        return found
+
+
+def _has_any(text: str, words: Sequence[str]) -> bool:
+    return any(w in text for w in words)
+
+
+def plan_for_question(question: str, people: PeopleIndex,
+                      previous: Sequence[str] = ()) -> Plan:
+    """Decide the kind and the people of a question (rules in the module docstring)."""
+    simplified = normalize(question)
+    found = people.find(question)
+    ids = [pid for pid, _ in found]
+    follow_up = False
+    if not ids and previous and _has_any(simplified, FOLLOW_UP_WORDS):
+        ids, follow_up = list(previous), True
+    names = [people.people[pid].name for pid in ids]
+    cleaned = " ".join(clean_query(question).split())
+    if len(ids) >= 2:
+        return Plan("pair", ids[:2], names[:2], cleaned, follow_up)
+    if len(ids) == 1 and _has_any(simplified, JOURNEY_WORDS):
+        return Plan("journey", ids, names, cleaned, follow_up)
+    return Plan("open", ids, names, cleaned, follow_up)
