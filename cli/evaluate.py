@@ -43,7 +43,8 @@ def make_strategy(name: str, corpus: Corpus, retriever: Retriever, cfg: Settings
     if name == "kb":
         from kb.evidence_strategy import kb_strategy
 
-        return kb_strategy(corpus, retriever, cfg, options)
+        strategy: Strategy = kb_strategy(corpus, retriever, cfg, options)
+        return strategy
     return lexical_strategy(retriever, options)
 
 

@@ -34,7 +34,8 @@ bench_app = typer.Typer(help="Benchmarks that print figures side by side with ba
                         no_args_is_help=True)
 app.add_typer(bench_app, name="bench")
 
-CorpusOpt = Annotated[Path | None, typer.Option("--corpus", help="chapter directory or one UTF-8 file with 第…回 headings")]
+CorpusOpt = Annotated[Path | None, typer.Option(
+    "--corpus", help="chapter directory or one UTF-8 file with 第…回 headings")]
 ChaptersOpt = Annotated[str | None, typer.Option("--chapters", help="e.g. 7-11 or 7,9,12-14")]
 StrategyOpt = Annotated[str, typer.Option("--strategy", help="rrf | ngram | unigram")]
 BudgetOpt = Annotated[int | None, typer.Option("--budget", min=1, help="evidence token budget")]
@@ -134,9 +135,9 @@ def _print_trace(trace: SearchTrace, corpus: Corpus, top: int, explain: bool) ->
         for channel in ("ngram", "unigram"):
             hit = c.channels.get(channel)
             cells.append(f"{hit.rank} / {hit.score:.2f}" if hit else "–")
-        terms = c.channels.get("ngram") or c.channels.get("unigram")
+        first = c.channels.get("ngram") or c.channels.get("unigram")
         table.add_row(str(c.fused_rank), c.chunk_id, f"{c.fused_score:.4f}", *cells,
-                      " ".join(terms.matched_terms[:8]) if terms else "", str(c.tokens),
+                      " ".join(first.matched_terms[:8]) if first else "", str(c.tokens),
                       c.decision.value)
     console.print(table)
     console.print(f"packed {len(trace.packed)} blocks, {trace.tokens_used} tokens, "

@@ -75,7 +75,8 @@ def _read_directory(directory: Path) -> list[Chapter]:
 def _read_single_file(path: Path) -> list[Chapter]:
     lines = _read_utf8(path).splitlines()
     chapters: list[Chapter] = []
-    title, body, number = "引首", [], 0
+    title, number = "引首", 0
+    body: list[str] = []
     seen_heading = False
     for line_no, line in enumerate(lines, start=1):
         match = HEADING.match(line)
@@ -86,7 +87,7 @@ def _read_single_file(path: Path) -> list[Chapter]:
                 number = chinese_number(match.group(1))
             except ValueError as exc:
                 raise CorpusError(f"{path}:{line_no}: bad chapter heading {line.strip()!r}") from exc
-            title, body, seen_heading = line.strip(), [], True
+            title, body, seen_heading = line.strip(), [], True  # noqa: SIM113
         else:
             body.append(line)
     if not seen_heading:

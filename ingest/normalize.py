@@ -32,7 +32,7 @@ def _converter() -> opencc.OpenCC:
 
 def to_simplified(text: str) -> str:
     """OpenCC t2s plus the variant folds; same length as the input."""
-    converted = _converter().convert(text)
+    converted: str = _converter().convert(text)
     if len(converted) != len(text):  # keep offsets aligned if a phrase rule ever changes length
         converted = "".join(_converter().convert(ch) or ch for ch in text)
     return converted.translate(_VARIANT_TABLE)

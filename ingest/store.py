@@ -60,7 +60,7 @@ def save_corpus(corpus: Corpus, directory: Path, manifest: dict[str, object]) ->
             for b in corpus.blocks:
                 out.write(b.model_dump_json() + "\n")
         for name, index in corpus.retriever.indexes.items():
-            np.savez(tmp / f"index_{name}.npz", **index.to_arrays())
+            np.savez(tmp / f"index_{name}.npz", **index.to_arrays())  # type: ignore[arg-type]
         meta = {"format": FORMAT_VERSION, "saved_at": time.time(), **manifest}
         (tmp / "manifest.json").write_text(json.dumps(meta, ensure_ascii=False, indent=2))
         old = directory.with_name(f".{directory.name}-old")

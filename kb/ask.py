@@ -30,6 +30,7 @@ from kb.evidence_strategy import active_bundle
 from kb.llm_answer import LLMAnswerer
 from kb.quotes import check_quote
 from kb.settings import Settings
+from kb.views import SourceView
 from providers.base import RelationProvider
 from retrieval.packing import Policy
 from retrieval.retriever import SearchOptions
@@ -136,7 +137,7 @@ class AskService:
                    "packed": g.packed})
 
     @staticmethod
-    def _stage_sources(g: Gathered, title: str) -> list[object]:
+    def _stage_sources(g: Gathered, title: str) -> list[SourceView]:
         if g.journey is None:
             return []
         return [s for st in g.journey.stages if st.title == title for s in st.sources]

@@ -96,8 +96,8 @@ class EvidencePipeline:
         try:
             if plan.kind == "pair":
                 pair = self.provider.pair(*plan.person_ids[:2])
-                records: list[Record] = [r for r in (self.bundle.get(v.id) for v in
-                                         [*pair.relations, *pair.shared_events]) if r]
+                ids = [v.id for v in pair.relations] + [v.id for v in pair.shared_events]
+                records: list[Record] = [r for r in (self.bundle.get(i) for i in ids) if r]
                 return pair, None, records
             if plan.kind == "journey":
                 journey = self.provider.journey(plan.person_ids[0])

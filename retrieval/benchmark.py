@@ -30,7 +30,7 @@ def sample_questions(retriever: Retriever, n: int, seed: int = 7) -> list[str]:
     """Questions drawn from the corpus: a passage of 4-14 characters with a question frame."""
     rng = random.Random(seed)
     frames = ("{}是怎么回事？", "{}", "谁{}？", "{}后来怎样了", "为什么{}")
-    questions = []
+    questions: list[str] = []
     while len(questions) < n:
         block = rng.choice(retriever.blocks)
         start = rng.randrange(max(1, len(block.text) - 14))

@@ -139,7 +139,8 @@ class BM25Index:
         if not len(codes) or not self.n_terms:
             return np.empty(0, dtype=np.int64)
         pos = np.minimum(np.searchsorted(self.term_codes, codes), self.n_terms - 1)
-        return pos[self.term_codes[pos] == codes]
+        found: IntArray = pos[self.term_codes[pos] == codes].astype(np.int64)
+        return found
 
     def _term_ids(self, terms: Iterable[str]) -> IntArray:
         return self.term_ids(np.fromiter((term_code(t) for t in dict.fromkeys(terms)),
@@ -152,9 +153,9 @@ class BM25Index:
         starts, lengths = self.indptr[ids], self.indptr[ids + 1] - self.indptr[ids]
         offsets = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
         postings = offsets + np.arange(int(lengths.sum()))
-        scores: FloatArray = np.bincount(self.posting_docs[postings],
-                                         weights=self.posting_weights[postings],
-                                         minlength=self.n_docs)
+        scores: FloatArray = np.bincount(  # type: ignore[assignment]
+            self.posting_docs[postings], weights=self.posting_weights[postings],
+            minlength=self.n_docs)
         return scores
 
     def top_for_ids(self, ids: IntArray, depth: int) -> tuple[IntArray, FloatArray]:

@@ -60,6 +60,15 @@ def question_metrics(ev: Evidence, blocks: Mapping[str, Block], q: LabeledQuesti
     }
 
 
+def _strings(value: object) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def _hit_within(k: int, rank_of: Callable[[dict[str, object]], int | None]
+                ) -> Callable[[dict[str, object]], bool]:
+    return lambda row: (rank_of(row) or 10**9) <= k
+
+
 def summarize(rows: Sequence[dict[str, object]]) -> dict[str, float]:
     answerable = [r for r in rows if r["answerable"]]
     n = max(1, len(answerable))
@@ -71,12 +80,12 @@ def summarize(rows: Sequence[dict[str, object]]) -> dict[str, float]:
         value = r["first_core_rank"]
         return value if isinstance(value, int) else None
 
-    packed_labels = [lab for r in answerable for lab in r["labels"]]  # type: ignore[attr-defined]
-    out = {f"hit@{k}": share(lambda r, k=k: (rank_of(r) or 10**9) <= k) for k in HIT_KS}
+    packed_labels = [lab for r in answerable for lab in _strings(r["labels"])]
+    out = {f"hit@{k}": share(_hit_within(k, rank_of)) for k in HIT_KS}
     out["mrr@10"] = sum(1 / r for x in answerable if (r := rank_of(x)) and r <= MRR_K) / n
     out["context_any_core"] = share(lambda r: bool(r["context_any_core"]))
     out["context_all_core"] = share(lambda r: bool(r["context_all_core"]))
-    out["avg_blocks"] = sum(len(r["packed"]) for r in answerable) / n  # type: ignore[arg-type]
+    out["avg_blocks"] = sum(len(_strings(r["packed"])) for r in answerable) / n
     out["irrelevant_share"] = (packed_labels.count("irrelevant") / len(packed_labels)
                                if packed_labels else 0.0)
     return out

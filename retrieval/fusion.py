@@ -30,7 +30,7 @@ def rrf(rankings: Mapping[str, Sequence[T]], k: int = K,
             parts.setdefault(key, []).append(weight / (k + rank))
             best_rank[key] = min(best_rank.get(key, rank), rank)
     scores = {key: math.fsum(values) for key, values in parts.items()}  # exact: order-free
-    return sorted(scores.items(), key=lambda kv: (-kv[1], best_rank[kv[0]], kv[0]))  # type: ignore[type-var]
+    return sorted(scores.items(), key=lambda kv: (-kv[1], best_rank[kv[0]], kv[0]))
 
 
 def rrf_positions(rankings: Sequence[Sequence[int]], n_docs: int, k: int = K

@@ -1,0 +1,1 @@
+"""Whole-book knowledge extraction: offline (lexicon + cue words) or LLM, resolved and merged."""
