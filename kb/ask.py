@@ -27,6 +27,7 @@ from kb.compose import Draft, compose
 from kb.errors import QueryRejected
 from kb.evidence import EvidencePipeline, Gathered
 from kb.evidence_strategy import active_bundle
+from kb.llm import ChatClient
 from kb.llm_answer import LLMAnswerer
 from kb.quotes import check_quote
 from kb.settings import Settings
@@ -50,12 +51,12 @@ class AskService:
     """One per process; thread-safe for concurrent requests (sessions are guarded by a lock)."""
 
     def __init__(self, settings: Settings, corpus: Corpus, provider: RelationProvider,
-                 llm: LLMAnswerer | None = None, bundle: KnowledgeBundle | None = None,
+                 llm: ChatClient | None = None, bundle: KnowledgeBundle | None = None,
                  session_dir: Path | None = None) -> None:
         self.settings = settings
         self.corpus = corpus
         self.provider = provider
-        self.llm = llm
+        self.llm = LLMAnswerer(llm) if llm is not None else None
         self.session_dir = session_dir
         self._sessions: OrderedDict[str, SessionState] = OrderedDict()
         self._lock = threading.Lock()
