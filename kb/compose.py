@@ -79,12 +79,17 @@ def compose_journey(g: Gathered) -> Draft:
                  quotes=quotes, stages=stages)
 
 
-def content_terms(question: str, names: Sequence[str]) -> set[str]:
-    """The question's own bigrams, without names and question words: what an answer must touch."""
+def content_terms(question: str, names: Sequence[str],
+                  known: Callable[[str], bool] | None = None) -> set[str]:
+    """The question's own bigrams, without names and question words: what an answer must touch.
+
+    With `known`, bigrams the novel never uses are left out: they are either modern words with no
+    counterpart in the text or the seam between two words (婆离 in 老婆离婚)."""
     text = clean_query(question)
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(to_simplified(name), " ")
-    return {t for t in ngram_terms(text) if len(t) == 2 and not set(t) <= FUNCTION_CHARS}
+    terms = {t for t in ngram_terms(text) if len(t) == 2 and not set(t) <= FUNCTION_CHARS}
+    return {t for t in terms if known(t)} if known else terms
 
 
 def best_sentences(g: Gathered, block_of: Callable[[str], Block | None], terms: set[str],
@@ -103,8 +108,9 @@ def best_sentences(g: Gathered, block_of: Callable[[str], Block | None], terms: 
     return [(c, s, cid) for c, _, s, cid in scored[:limit]]
 
 
-def compose_open(g: Gathered, block_of: Callable[[str], Block | None], names: Sequence[str]) -> Draft:
-    terms = content_terms(g.plan.cleaned, [*names, *g.plan.names])
+def compose_open(g: Gathered, block_of: Callable[[str], Block | None], names: Sequence[str],
+                 known: Callable[[str], bool] | None = None) -> Draft:
+    terms = content_terms(g.plan.cleaned, [*names, *g.plan.names], known)
     best = best_sentences(g, block_of, terms)
     if not best or (terms and best[0][0] < MIN_COVERAGE):
         missing = "、".join(sorted(terms)[:6])
@@ -124,13 +130,13 @@ def compose_open(g: Gathered, block_of: Callable[[str], Block | None], names: Se
 
 
 def compose(g: Gathered, block_of: Callable[[str], Block | None],
-            people: Mapping[str, Person]) -> Draft:
+            people: Mapping[str, Person], known: Callable[[str], bool] | None = None) -> Draft:
     names = [n for pid in g.plan.person_ids if pid in people for n in people[pid].all_names]
     if g.plan.kind == "pair" and g.pair is not None:
         return _with_passages(compose_pair(g), g, block_of, names)
     if g.plan.kind == "journey" and g.journey is not None:
         return compose_journey(g)
-    return compose_open(g, block_of, names)
+    return compose_open(g, block_of, names, known)
 
 
 def _with_passages(draft: Draft, g: Gathered, block_of: Callable[[str], Block | None],

@@ -1,0 +1,116 @@
+"""A person's journey skeleton, decided by the knowledge base before any LLM call.
+
+The rule. Walk the person's events in book order (`Event.order`). An event opens a new stage when
+1. it is the first event, or a turning point (`turning_point`): a turning point's stage is titled
+   with the event's title;
+2. else a `place` or `status` state of the person begins after the previous event's chapter and
+   no later than this event's chapter: the stage is titled with that state's value (a place
+   state before a status state, then by chapter and id).
+The first stage, unless it opens on a turning point, is titled like rule 2 with the states begun
+by its chapter, else with the event's place, else its title. Places of single events (a tavern,
+a temple) do not open stages: the knowledge base marks moves with place states and turning points.
+A stage's place is the value of the place state that opened it, else its first event's place.
+Each state joins the stage holding the first event at or after the state's chapter; a
+`status`/`place` state that begins after every event opens a last stage of its own; any other
+late state joins the last stage. A stage lists its chapters (of events and states, ascending),
+its events, its states and its source quotes (events' then states', each quote once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from kb.models import Event, Person, SourceRef, State
+from kb.views import (
+    EventView,
+    Journey,
+    JourneyStage,
+    PersonView,
+    SourceView,
+    StateView,
+    natural_key,
+    state_key,
+)
+
+STAGE_KINDS = ("status", "place")
+"""State kinds that can open a stage."""
+
+
+@dataclass
+class _Stage:
+    title: str
+    place: str | None
+    events: list[Event] = field(default_factory=list)
+    states: list[State] = field(default_factory=list)
+
+    def view(self) -> JourneyStage:
+        chapters = sorted({e.chapter for e in self.events} | {s.chapter for s in self.states})
+        return JourneyStage(title=self.title, place=self.place, chapters=chapters,
+                            events=[EventView.of(e) for e in self.events],
+                            states=[StateView.of(s) for s in self.states],
+                            sources=_sources([*self.events, *self.states]))
+
+
+def _sources(records: Sequence[Event | State]) -> list[SourceView]:
+    seen: set[tuple[str | None, int | None, str]] = set()
+    views = []
+    for ref in (ref for record in records for ref in record.sources):
+        key = _ref_key(ref)
+        if key not in seen:
+            seen.add(key)
+            views.append(SourceView.of(ref))
+    return views
+
+
+def _ref_key(ref: SourceRef) -> tuple[str | None, int | None, str]:
+    return (ref.chunk_id, ref.chapter, ref.quote)
+
+
+def _opening_state(states: Sequence[State], after: int, upto: int) -> State | None:
+    opening = [s for s in states if s.kind in STAGE_KINDS and after < s.chapter <= upto]
+    return min(opening, key=lambda s: (s.chapter, s.kind != "place", natural_key(s.id)),
+               default=None)
+
+
+def _stage_for(event: Event, opening: State | None) -> _Stage:
+    if event.turning_point or opening is None:
+        return _Stage(event.title if event.turning_point or not event.place else event.place,
+                      event.place)
+    return _Stage(opening.value, opening.value if opening.kind == "place" else event.place)
+
+
+def _stages_from_events(events: Sequence[Event], states: Sequence[State]) -> list[_Stage]:
+    stages: list[_Stage] = []
+    previous_chapter = -1
+    for event in events:
+        opening = _opening_state(states, previous_chapter, event.chapter)
+        if not stages or event.turning_point or opening is not None:
+            stages.append(_stage_for(event, opening))
+        stage = stages[-1]
+        stage.place = stage.place or event.place
+        stage.events.append(event)
+        previous_chapter = event.chapter
+    return stages
+
+
+def _place_state(state: State, stages: list[_Stage]) -> None:
+    for stage in stages:
+        if any(e.chapter >= state.chapter for e in stage.events):
+            stage.states.append(state)
+            return
+    if state.kind in STAGE_KINDS or not stages:
+        place = state.value if state.kind == "place" else None
+        stages.append(_Stage(state.value, place, states=[state]))
+    else:
+        stages[-1].states.append(state)
+
+
+def build_journey(person: Person, events: Sequence[Event], states: Sequence[State]) -> Journey:
+    """Stages in book order for one person (see the module docstring for the rule)."""
+    ordered_events = sorted(events, key=lambda e: e.order)
+    ordered_states = sorted(states, key=state_key)
+    stages = _stages_from_events(ordered_events, ordered_states)
+    for state in ordered_states:
+        _place_state(state, stages)
+    return Journey(person=PersonView.of(person), stages=[stage.view() for stage in stages])

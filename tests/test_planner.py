@@ -1,0 +1,69 @@
+"""The question planner on a table of readers' questions (either script, aliases, follow-ups)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kb.models import Person
+from kb.planner import PeopleIndex, plan_for_question
+from kb.settings import DEFAULT_BUNDLE
+
+
+@pytest.fixture(scope="module")
+def index() -> PeopleIndex:
+    lines = (DEFAULT_BUNDLE / "people.jsonl").read_text(encoding="utf-8").splitlines()
+    return PeopleIndex.build(Person.model_validate(json.loads(line)) for line in lines)
+
+
+TABLE = [
+    ("鲁智深和林冲怎么认识？", "pair", ["lu_zhishen", "lin_chong"]),
+    ("魯智深和林沖是怎麼認識的？", "pair", ["lu_zhishen", "lin_chong"]),
+    ("花和尚与豹子头是什么关系", "pair", ["lu_zhishen", "lin_chong"]),
+    ("鲁达和林教头结拜了吗", "pair", ["lu_zhishen", "lin_chong"]),
+    ("陆谦为什么要害林冲", "pair", ["lu_qian", "lin_chong"]),
+    ("陆虞候和林冲原来是朋友吗", "pair", ["lu_qian", "lin_chong"]),
+    ("高衙内和林冲娘子", "pair", ["gao_yanei", "lin_niangzi"]),
+    ("林冲和柴进是怎么认识的", "pair", ["lin_chong", "chai_jin"]),
+    ("柴大官人为什么帮林冲", "pair", ["chai_jin", "lin_chong"]),
+    ("林冲和洪教头比武谁赢了", "pair", ["lin_chong", "hong_jiaotou"]),
+    ("王伦为什么不肯收留林冲", "pair", ["wang_lun", "lin_chong"]),
+    ("董超、薛霸对林冲做了什么", "pair", ["dong_chao", "xue_ba"]),
+    ("李小二和林冲有什么交情", "pair", ["li_xiaoer", "lin_chong"]),
+    ("张教头与林冲", "pair", ["zhang_jiaotou", "lin_chong"]),
+    ("林冲后来怎么样了", "journey", ["lin_chong"]),
+    ("豹子头的经历", "journey", ["lin_chong"]),
+    ("林沖是怎麼上梁山的", "journey", ["lin_chong"]),
+    ("林冲从东京到梁山泊一路经过哪些地方", "journey", ["lin_chong"]),
+    ("鲁智深在这几回里的行踪", "journey", ["lu_zhishen"]),
+    ("陆虞候最后是什么下场", "journey", ["lu_qian"]),
+    ("林教头的遭遇", "journey", ["lin_chong"]),
+    ("林冲的生日是哪一天", "open", ["lin_chong"]),
+    ("林冲买的宝刀花了多少钱", "open", ["lin_chong"]),
+    ("白虎节堂是什么地方", "open", []),
+    ("野猪林里发生了什么", "open", []),
+    ("草料场为什么着火", "open", []),
+    ("谁在山神庙外放的火", "open", []),
+    ("梁山泊在哪里", "open", []),
+    ("高俅为什么恨林冲", "pair", ["gao_qiu", "lin_chong"]),
+    ("富安干了什么坏事", "open", ["fu_an"]),
+    ("林冲在沧州牢城营做什么差事", "open", ["lin_chong"]),
+]
+
+
+@pytest.mark.parametrize("question,kind,people", TABLE)
+def test_plan_table(index: PeopleIndex, question: str, kind: str, people: list[str]) -> None:
+    plan = plan_for_question(question, index)
+    assert plan.kind == kind
+    assert plan.person_ids == people
+
+
+def test_follow_up_inherits_the_previous_people(index: PeopleIndex) -> None:
+    plan = plan_for_question("那他后来呢？", index, previous=["lin_chong"])
+    assert plan.follow_up and plan.kind == "journey" and plan.person_ids == ["lin_chong"]
+    assert plan_for_question("那他后来呢？", index).person_ids == []
+
+
+def test_question_words_are_cleaned(index: PeopleIndex) -> None:
+    assert "怎么" not in plan_for_question("林冲怎么上山", index).cleaned
