@@ -26,4 +26,4 @@ test: lint
 
 stop:
 	-kill $$(cat var/serve.pid) 2>/dev/null; rm -f var/serve.pid
-	$(KBX) kb stop-store 2>/dev/null || true
+	-$(PY) -c "from pathlib import Path; from providers.embedded import EmbeddedServer; s = EmbeddedServer(Path('var/falkordb')); s.running() and s.stop(force=True)"

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The main job on the embedded defaults: ingest the bundled novel, load the knowledge into the
+# embedded FalkorDB, start the service, and print a real answer with its citations and quote checks.
+set -euo pipefail
+KBX=${KBX:-kbx}
+PY=$(dirname "$KBX")/python
+PORT=${PORT:-8000}
+mkdir -p var
+"$KBX" ingest
+"$KBX" kb load
+if [[ -f var/serve.pid ]] && kill -0 "$(cat var/serve.pid)" 2>/dev/null; then
+  kill "$(cat var/serve.pid)" && sleep 1
+fi
+nohup "$KBX" serve --host 127.0.0.1 --port "$PORT" > var/serve.log 2>&1 &
+echo $! > var/serve.pid
+"$PY" - "$PORT" <<'PYEOF'
+import sys, time, httpx
+base = f"http://127.0.0.1:{sys.argv[1]}"
+for _ in range(120):
+    try:
+        if httpx.get(f"{base}/health", timeout=2).status_code == 200:
+            break
+    except httpx.HTTPError:
+        time.sleep(0.5)
+else:
+    sys.exit("the service did not start; see var/serve.log")
+question = "鲁智深和林冲怎么认识？"
+r = httpx.post(f"{base}/ask", json={"question": question}, timeout=60).json()
+print(f"\nQ: {question}\n[{r['status']}, {r['mode']}, plan {r['plan']['kind']}: {'、'.join(r['plan']['people'])}]\n")
+print(r["answer"])
+print("\ncitations:", ", ".join(f"{c['chunk_id']} (第{c['chapter']}回)" for c in r["citations"]))
+print("quote checks:")
+for q in r["quotes"]:
+    print(f"  {'✓' if q['located'] else '✗'} {q['chunk_id']}  {q['text']}")
+print(f"\nservice running at {base} (docs: {base}/docs); stop it with `make stop`")
+PYEOF
