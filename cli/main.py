@@ -182,3 +182,9 @@ from cli import bench as _bench  # noqa: E402
 
 _bench.register(bench_app)
 # --- further command groups register below this line ---
+from cli import kb_commands as _kb_commands  # noqa: E402
+
+_kb_commands.register(app, bench_app)
+from cli import serve_commands as _serve_commands  # noqa: E402
+
+_serve_commands.register(app, bench_app)

@@ -1,0 +1,43 @@
+"""The FastAPI app factory: the lifespan opens the corpus, the graph store and the AskService.
+
+Run it with `kbx serve`, or `uvicorn --factory api.app:create_app` (settings from the environment).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from api.errors import install_error_handlers
+from api.middleware import RequestLog
+from api.routes import ROUTERS
+from api.services import open_services
+from ingest.store import Corpus
+from kb.settings import Settings
+from providers.base import RelationProvider
+
+
+def create_app(settings: Settings | None = None, *, provider: RelationProvider | None = None,
+               corpus: Corpus | None = None) -> FastAPI:
+    """An app over the given settings (else the environment's); a given provider or corpus is
+    used as is and not closed, which is how tests build an app over any store."""
+    config = settings if settings is not None else Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        services = open_services(config, provider=provider, corpus=corpus)
+        app.state.services = services
+        try:
+            yield
+        finally:
+            services.close()
+
+    app = FastAPI(title="kbx", version="0.1.0", lifespan=lifespan,
+                  description="水浒传 knowledge exploration: every answer traced to source text.")
+    install_error_handlers(app)
+    app.add_middleware(RequestLog)
+    for router in ROUTERS:
+        app.include_router(router)
+    return app

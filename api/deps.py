@@ -1,0 +1,86 @@
+"""Route dependencies: the services opened by the lifespan, request limits and the admin key."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+
+from api.errors import AdminDisabled, Unauthorized
+from api.services import Services
+from ingest.corpus import parse_chapter_range
+from ingest.store import Corpus
+from kb.ask import AskService
+from kb.errors import CorpusError, QueryRejected
+from kb.settings import Settings
+from providers.base import RelationProvider
+
+MAX_BUDGET = 32_000
+"""Evidence budget bounds of the API (the same as `AskRequest.budget`)."""
+MIN_BUDGET = 100
+MAX_BLOCKS = 50
+
+
+def get_services(request: Request) -> Services:
+    services: Services = request.app.state.services
+    return services
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]
+
+
+def get_settings(services: ServicesDep) -> Settings:
+    return services.settings
+
+
+def get_corpus(services: ServicesDep) -> Corpus:
+    return services.corpus
+
+
+def get_provider(services: ServicesDep) -> RelationProvider:
+    return services.require_provider()
+
+
+def get_asker(services: ServicesDep) -> AskService:
+    return services.require_asker()
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+CorpusDep = Annotated[Corpus, Depends(get_corpus)]
+ProviderDep = Annotated[RelationProvider, Depends(get_provider)]
+AskerDep = Annotated[AskService, Depends(get_asker)]
+
+
+def check_question(field: str, text: str, settings: Settings) -> None:
+    """A question must say something and stay under `max_question_chars`."""
+    if not text.strip():
+        raise QueryRejected(f"{field}: the question is empty")
+    if len(text) > settings.max_question_chars:
+        raise QueryRejected(f"{field}: {len(text)} characters, more than the limit of "
+                            f"{settings.max_question_chars}")
+
+
+def chapter_selection(spec: str | None, corpus: Corpus) -> set[int] | None:
+    """`7-11` or `7,9,12-14` → the chapters, which must be in the corpus; None = all."""
+    try:
+        selected = parse_chapter_range(spec)
+    except CorpusError:
+        raise QueryRejected(f"chapters: cannot read {spec!r} (use e.g. 7-11 or 7,9,12-14)"
+                            ) from None
+    if selected is not None and not selected & corpus.chapters.keys():
+        raise QueryRejected(f"chapters: none of {spec!r} is in the corpus")
+    return selected
+
+
+def require_admin(services: ServicesDep,
+                  x_api_key: Annotated[str | None, Header(description="the KBX_API_KEY")] = None
+                  ) -> None:
+    """401 for a missing or wrong key (one shared key: no caller is known to be refused, so no
+    403); 503 when no key is configured, so that admin routes are never open by default."""
+    expected = services.settings.api_key
+    if expected is None or not expected.get_secret_value():
+        raise AdminDisabled("admin routes are disabled: no KBX_API_KEY is configured")
+    given = (x_api_key or "").encode()
+    if not secrets.compare_digest(given, expected.get_secret_value().encode()):
+        raise Unauthorized("missing or wrong X-API-Key header")

@@ -1,0 +1,7 @@
+"""The API's routers, one per area; `ROUTERS` is what the app factory includes."""
+
+from __future__ import annotations
+
+from api.routes import ask, chunks, knowledge, search, system
+
+ROUTERS = (ask.router, search.router, knowledge.router, chunks.router, system.router)

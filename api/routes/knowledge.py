@@ -1,0 +1,73 @@
+"""`/kb/…`: people, pairs, records, journeys and paths, read from the graph store by id or name.
+
+A person may be named by id (`lin_chong`), name or alias, in either script (林冲, 林沖, 豹子头).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from api.deps import ProviderDep
+from api.models import ErrorBody, PersonDetail
+from kb.errors import NotFound
+from kb.models import Person
+from kb.views import EventView, Journey, Pair, PathResult, PersonView, RecordView, StateView
+from providers.base import MAX_HOPS, RelationProvider
+
+router = APIRouter(prefix="/kb", tags=["knowledge"],
+                   responses={404: {"model": ErrorBody}, 503: {"model": ErrorBody}})
+
+PersonQuery = Annotated[str, Query(min_length=1, max_length=100, description="id, name or alias")]
+
+
+def find_person(provider: RelationProvider, key: str) -> Person:
+    """By id, else by name or alias; a miss suggests the closest names (or ids)."""
+    try:
+        return provider.person(key)
+    except NotFound as by_id:
+        try:
+            return provider.resolve(key)
+        except NotFound as by_name:
+            raise NotFound(str(by_name), by_name.suggestions or by_id.suggestions) from None
+
+
+@router.get("/people")
+def people(provider: ProviderDep) -> list[PersonView]:
+    """Everyone, by first chapter then id."""
+    return [PersonView.of(p) for p in provider.people()]
+
+
+@router.get("/people/{person}")
+def person(person: str, provider: ProviderDep) -> PersonDetail:
+    """A person with their related people, events in book order and states."""
+    found = find_person(provider, person)
+    return PersonDetail(person=PersonView.of(found), neighbors=provider.neighbors(found.id),
+                        events=[EventView.of(e) for e in provider.events_of(found.id)],
+                        states=[StateView.of(s) for s in provider.states_of(found.id)])
+
+
+@router.get("/pair")
+def pair(a: PersonQuery, b: PersonQuery, provider: ProviderDep) -> Pair:
+    """Relations both ways and shared events, with their sources."""
+    return provider.pair(find_person(provider, a).id, find_person(provider, b).id)
+
+
+@router.get("/records/{record_id}")
+def record(record_id: str, provider: ProviderDep) -> RecordView:
+    """Any record (person, event, relation, state, chapter) with its linked records."""
+    return provider.record(record_id)
+
+
+@router.get("/journey/{person}")
+def journey(person: str, provider: ProviderDep) -> Journey:
+    """The person's story in stages, each with chapters, events and source quotes."""
+    return provider.journey(find_person(provider, person).id)
+
+
+@router.get("/path")
+def path(a: PersonQuery, b: PersonQuery, provider: ProviderDep,
+         max_hops: Annotated[int, Query(ge=1, le=MAX_HOPS)] = MAX_HOPS) -> PathResult:
+    """The shortest chain of relations between two people."""
+    return provider.path(find_person(provider, a).id, find_person(provider, b).id, max_hops)

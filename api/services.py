@@ -1,0 +1,124 @@
+"""The running service: corpus, graph store, LLM client and AskService, opened and closed together.
+
+Shared by the API lifespan and the `kbx ask` / `kbx bench ask` commands. The graph store may be
+unreachable: the service then runs degraded (health says so, store-backed routes answer 503)
+instead of refusing to start.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from api.models import CorpusHealth, Health, LLMHealth, StoreHealth
+from ingest.store import Corpus, open_corpus
+from kb.ask import AskService
+from kb.errors import ProviderUnavailable
+from kb.evidence_strategy import active_bundle
+from kb.llm import ChatClient
+from kb.settings import Settings
+from kb.views import LoadReport, Stats
+from providers.base import RelationProvider
+from providers.factory import open_provider
+
+log = logging.getLogger(__name__)
+
+
+def is_empty(stats: Stats) -> bool:
+    return stats.people + stats.events + stats.relations + stats.states + stats.chapters == 0
+
+
+@dataclass
+class Services:
+    """What the routes and commands use; `provider` is None only when the store could not open."""
+
+    settings: Settings
+    corpus: Corpus
+    llm: ChatClient | None = None
+    provider: RelationProvider | None = None
+    asker: AskService | None = None
+    session_dir: Path | None = None
+    store_error: str | None = None
+    owns_provider: bool = True
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def require_provider(self) -> RelationProvider:
+        if self.provider is None:
+            raise ProviderUnavailable(f"graph store unavailable: {self.store_error}")
+        return self.provider
+
+    def require_asker(self) -> AskService:
+        if self.asker is None:
+            raise ProviderUnavailable(f"graph store unavailable: {self.store_error}")
+        return self.asker
+
+    def attach(self, provider: RelationProvider) -> None:
+        """Serve from this store, loading the bundle into it when it holds nothing."""
+        bundle = active_bundle(self.settings, self.corpus)
+        self.provider = provider
+        self.asker = AskService(self.settings, self.corpus, provider, llm=self.llm, bundle=bundle,
+                                session_dir=self.session_dir)
+        try:
+            if is_empty(provider.stats()):
+                report = provider.load(bundle)
+                log.info("bundle loaded into an empty store", extra={"records": _records(report)})
+        except ProviderUnavailable as exc:
+            log.warning("graph store unreachable; serving degraded", extra={"error": str(exc)})
+
+    def reload(self) -> LoadReport:
+        """Validate the bundle, then replace the graph atomically (the store keeps the old graph
+        when validation or loading fails) and hand the bundle to the AskService; one at a time."""
+        with self._lock:
+            bundle = active_bundle(self.settings, self.corpus)
+            if self.provider is None:
+                self.attach(open_provider(self.settings))
+                self.store_error = None
+            report = self.require_provider().load(bundle)
+            self.require_asker().reload(bundle)
+        log.info("bundle reloaded", extra={"records": _records(report)})
+        return report
+
+    def health(self) -> Health:
+        store = self._store_health()
+        degraded = store.stats is None or is_empty(store.stats)
+        return Health(status="degraded" if degraded else "ok", store=store,
+                      llm=LLMHealth(configured=self.settings.llm_configured,
+                                    model=self.settings.llm_model if self.llm else None),
+                      corpus=CorpusHealth(chapters=len(self.corpus.chapters),
+                                          blocks=len(self.corpus.blocks)))
+
+    def _store_health(self) -> StoreHealth:
+        try:
+            return StoreHealth(reachable=True, stats=self.require_provider().stats())
+        except ProviderUnavailable as exc:
+            return StoreHealth(reachable=False, error=str(exc))
+
+    def close(self) -> None:
+        if self.llm is not None:
+            self.llm.close()
+        if self.provider is not None and self.owns_provider:
+            self.provider.close()
+
+
+def _records(report: LoadReport) -> int:
+    return report.people + report.events + report.relations + report.states + report.chapters
+
+
+def open_services(settings: Settings, *, provider: RelationProvider | None = None,
+                  corpus: Corpus | None = None, session_dir: Path | None = None) -> Services:
+    """Open what is not given; a given provider stays the caller's to close. Sessions are kept
+    in memory, and also as files in `session_dir` when given (the CLI's follow-ups)."""
+    if corpus is None:
+        corpus = open_corpus(settings.resolved_data_dir(), settings.corpus_name, settings.corpus,
+                             settings.chunk_size)
+    llm = ChatClient(settings) if settings.llm_configured else None
+    services = Services(settings, corpus, llm, session_dir=session_dir,
+                        owns_provider=provider is None)
+    try:
+        services.attach(provider if provider is not None else open_provider(settings))
+    except ProviderUnavailable as exc:
+        log.warning("graph store cannot be opened; serving degraded", extra={"error": str(exc)})
+        services.store_error = str(exc)
+    return services

@@ -1,0 +1,287 @@
+"""`kbx kb load|stats`, `kbx people|pair|record|journey|path` and `kbx bench kb`.
+
+FalkorDB keeps what `kb load` wrote, so the other commands read the store; with
+`--provider memory` each command loads the bundle in-process first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Annotated, ParamSpec, TypeVar
+
+import typer
+from rich.table import Table
+
+from cli.common import console, fail, handle_errors, print_json, settings
+from kb.errors import NotFound
+from kb.settings import Settings
+from kb.views import Journey, Pair, PathResult, RecordView, SourceView, Stats
+from providers.base import MAX_HOPS, RelationProvider
+from providers.factory import bundle_for, open_provider
+from providers.falkordb_provider import FalkorDBProvider
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+ProviderOpt = Annotated[str | None, typer.Option(
+    "--provider", help="falkordb (default; FALKORDB_URL or the embedded server) or memory")]
+BundleOpt = Annotated[Path | None, typer.Option("--bundle", help="knowledge bundle directory")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
+NameArg = Annotated[str, typer.Argument(help="a name or alias, either script (豹子头, 林教頭)")]
+
+
+def kb_errors(func: Callable[P, R]) -> Callable[P, R]:
+    """Like `handle_errors`, but an unknown name prints its own message, which already names
+    the closest known names ("unknown person 'X'; closest: …"), with exit code 2."""
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except NotFound as exc:
+            raise fail(str(exc), code=2) from None
+
+    return handle_errors(wrapper)
+
+
+@contextlib.contextmanager
+def session(provider: str | None, bundle: Path | None = None) -> Iterator[RelationProvider]:
+    """An open provider; a memory provider gets the bundle loaded first. Always closed."""
+    cfg: Settings = settings(provider=provider, bundle=bundle)
+    store = open_provider(cfg)
+    try:
+        if cfg.provider == "memory":
+            store.load(bundle_for(cfg))
+        yield store
+    finally:
+        store.close()
+
+
+def _quote(sources: list[SourceView], limit: int = 48) -> str:
+    if not sources:
+        return ""
+    ref = sources[0]
+    text = ref.quote if len(ref.quote) <= limit else ref.quote[:limit] + "…"
+    return f"「{text}」 {ref.chunk_id or f'ch{ref.chapter}'}"
+
+
+def load_command(provider: ProviderOpt = None, bundle: BundleOpt = None,
+                 json_out: JsonOpt = False) -> None:
+    """Validate the bundle against the corpus and load it into the store (atomically)."""
+    cfg = settings(provider=provider, bundle=bundle)
+    knowledge = bundle_for(cfg)
+    store = open_provider(cfg)
+    try:
+        report = store.load(knowledge)
+    finally:
+        store.close()
+    if json_out:
+        print_json(report)
+        return
+    console.print(f"loaded {cfg.bundle} into {report.backend} graph {report.graph!r} in "
+                  f"{report.seconds * 1000:.0f} ms: {report.people} people, {report.events} "
+                  f"events, {report.relations} relations, {report.states} states, "
+                  f"{report.chapters} chapters", highlight=False)
+
+
+def stats_command(provider: ProviderOpt = None, bundle: BundleOpt = None,
+                  json_out: JsonOpt = False) -> None:
+    """Record counts of the loaded knowledge base."""
+    with session(provider, bundle) as store:
+        stats = store.stats()
+    if json_out:
+        print_json(stats)
+        return
+    _print_stats(stats)
+
+
+def _print_stats(stats: Stats) -> None:
+    table = Table(title=f"{stats.backend} graph {stats.graph!r}")
+    table.add_column("records")
+    table.add_column("count", justify="right")
+    for name in ("people", "events", "relations", "states", "chapters", "names", "sources"):
+        table.add_row(name, str(getattr(stats, name)))
+    for kind, count in stats.relation_types.items():
+        table.add_row(f"  relation {kind}", str(count))
+    console.print(table)
+
+
+def people_command(provider: ProviderOpt = None, bundle: BundleOpt = None,
+                   json_out: JsonOpt = False) -> None:
+    """Everyone in the knowledge base, by first chapter."""
+    with session(provider, bundle) as store:
+        people = store.people()
+    if json_out:
+        print_json([{k: v for k, v in p.model_dump(mode="json").items()
+                     if k not in ("confidence", "origin")} for p in people])
+        return
+    table = Table(title=f"{len(people)} people")
+    for col in ("id", "name", "aliases", "group", "first chapter"):
+        table.add_column(col)
+    for p in people:
+        table.add_row(p.id, p.name, "、".join(p.aliases), p.group or "",
+                      "" if p.first_chapter is None else str(p.first_chapter))
+    console.print(table)
+
+
+def pair_command(a: NameArg, b: NameArg, provider: ProviderOpt = None,
+                 bundle: BundleOpt = None, json_out: JsonOpt = False) -> None:
+    """What connects two people: relations both ways and shared events, with sources."""
+    with session(provider, bundle) as store:
+        result = store.pair(store.resolve(a).id, store.resolve(b).id)
+    if json_out:
+        print_json(result)
+        return
+    _print_pair(result)
+
+
+def _print_pair(pair: Pair) -> None:
+    console.print(f"[bold]{pair.a.name}[/] ({pair.a.id}) — [bold]{pair.b.name}[/] ({pair.b.id})")
+    relations = Table(title=f"{len(pair.relations)} relations")
+    for col in ("type", "direction", "chapters", "description", "source"):
+        relations.add_column(col)
+    for r in pair.relations:
+        arrow = f"{r.source} → {r.target}" if r.directed else "↔"
+        relations.add_row(r.label, arrow, ",".join(map(str, r.chapters)), r.description,
+                          _quote(r.sources))
+    console.print(relations)
+    events = Table(title=f"{len(pair.shared_events)} shared events")
+    for col in ("order", "ch", "event", "place", "source"):
+        events.add_column(col)
+    for e in pair.shared_events:
+        events.add_row(str(e.order), str(e.chapter), e.title, e.place or "", _quote(e.sources))
+    console.print(events)
+
+
+def record_command(record_id: Annotated[str, typer.Argument(help="e.g. ev_ch009_001")],
+                   provider: ProviderOpt = None, bundle: BundleOpt = None,
+                   json_out: JsonOpt = False) -> None:
+    """One record with its linked records and its sources."""
+    with session(provider, bundle) as store:
+        view = store.record(record_id)
+    if json_out:
+        print_json(view)
+        return
+    _print_record(view)
+
+
+def _print_record(view: RecordView) -> None:
+    data = view.record.model_dump(exclude={"sources"})
+    console.print(f"[bold]{view.kind}[/] {data.pop('id')}")
+    for key, value in data.items():
+        console.print(f"  {key}: {value}", highlight=False)
+    for ref in view.sources:
+        console.print(f"  [dim]{ref.chunk_id}[/] 「{ref.quote}」", highlight=False)
+    table = Table(title=f"{len(view.linked)} linked records")
+    for col in ("kind", "id", "title", "ch", "role"):
+        table.add_column(col)
+    for link in view.linked:
+        table.add_row(link.kind, link.id, link.title,
+                      "" if link.chapter is None else str(link.chapter), link.role or "")
+    console.print(table)
+
+
+def journey_command(name: NameArg, provider: ProviderOpt = None, bundle: BundleOpt = None,
+                    json_out: JsonOpt = False) -> None:
+    """A person's story in stages, in book order, each with its quotes."""
+    with session(provider, bundle) as store:
+        journey = store.journey(store.resolve(name).id)
+    if json_out:
+        print_json(journey)
+        return
+    _print_journey(journey)
+
+
+def _print_journey(journey: Journey) -> None:
+    console.print(f"[bold]{journey.person.name}[/]: {len(journey.stages)} stages")
+    for number, stage in enumerate(journey.stages, start=1):
+        chapters = ",".join(map(str, stage.chapters))
+        place = f" @ {stage.place}" if stage.place else ""
+        console.print(f"\n[bold]{number}. {stage.title}[/] (ch {chapters}){place}",
+                      highlight=False)
+        for event in stage.events:
+            console.print(f"   · {event.title}  [dim]{_quote(event.sources)}[/]", highlight=False)
+        for state in stage.states:
+            console.print(f"   ◦ {state.kind}: {state.value} (from ch {state.chapter})",
+                          highlight=False)
+
+
+def path_command(a: NameArg, b: NameArg, max_hops: Annotated[int, typer.Option(
+                     "--max-hops", min=1, max=MAX_HOPS)] = MAX_HOPS,
+                 provider: ProviderOpt = None, bundle: BundleOpt = None,
+                 json_out: JsonOpt = False) -> None:
+    """How two people are linked through others (shortest chain of relations)."""
+    with session(provider, bundle) as store:
+        result = store.path(store.resolve(a).id, store.resolve(b).id, max_hops)
+    if json_out:
+        print_json(result)
+        return
+    _print_path(result)
+
+
+def _print_path(result: PathResult) -> None:
+    if not result.found:
+        console.print(f"no chain of at most {result.max_hops} relations links "
+                      f"{result.source.name} and {result.target.name}")
+        return
+    names = {p.id: p.name for p in result.people}
+    console.print(f"[bold]{len(result.hops)} hop(s)[/]: "
+                  + " → ".join(p.name for p in result.people))
+    for hop in result.hops:
+        labels = "、".join(r.label for r in hop.relations)
+        console.print(f"  {names[hop.source]} —[{labels}]— {names[hop.target]}  "
+                      f"[dim]{_quote(hop.relations[0].sources) if hop.relations else ''}[/]",
+                      highlight=False)
+
+
+def bench_kb_command(samples: Annotated[int, typer.Option("--samples", min=10)] = 2000,
+                     bundle: BundleOpt = None, json_out: JsonOpt = False) -> None:
+    """Load time and pair/journey/path latency (p50, p99): FalkorDB and networkx side by side."""
+    from providers.bench import run_bench
+
+    cfg = settings(bundle=bundle)
+    knowledge = bundle_for(cfg)
+    memory = open_provider(cfg, "memory")
+    falkor = open_provider(cfg, "falkordb", graph=f"kbx:{cfg.corpus_name}:bench")
+    try:
+        report = run_bench({"falkordb": falkor, "memory": memory}, knowledge, samples)
+    finally:
+        if isinstance(falkor, FalkorDBProvider):
+            falkor.drop()
+        falkor.close()
+        memory.close()
+    if json_out:
+        print_json(report)
+        return
+    table = Table(title=f"relation providers, {report.samples} samples per operation")
+    for col in ("backend", "load", "pair p50", "pair p99", "journey p50", "journey p99",
+                "path p50", "path p99"):
+        table.add_column(col, justify="right")
+    for b in report.backends:
+        table.add_row(b.backend, f"{b.load_s * 1000:.0f} ms",
+                      *(f"{getattr(getattr(b, op), q):.3f} ms"
+                        for op in ("pair", "journey", "path") for q in ("p50_ms", "p99_ms")))
+    console.print(table)
+    console.print(f"pair targets (FalkorDB): p50 ≤ {report.pair_targets_ms['p50']} ms, "
+                  f"p99 ≤ {report.pair_targets_ms['p99']} ms — "
+                  f"{'met' if report.falkordb_meets_targets else 'NOT met'}")
+
+
+def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
+    """Add the knowledge-base commands to `app` and `kb` to the `bench` group."""
+    kb_app = typer.Typer(help="The knowledge base: load the bundle into the store, stats.",
+                         no_args_is_help=True)
+    kb_app.command("load")(kb_errors(load_command))
+    kb_app.command("stats")(kb_errors(stats_command))
+    app.add_typer(kb_app, name="kb")
+    for name, command in (("people", people_command), ("pair", pair_command),
+                          ("record", record_command), ("journey", journey_command),
+                          ("path", path_command)):
+        app.command(name)(kb_errors(command))
+    if bench_app is None:
+        bench_app = typer.Typer(help="Benchmarks.", no_args_is_help=True)
+        app.add_typer(bench_app, name="bench")
+    bench_app.command("kb")(kb_errors(bench_kb_command))

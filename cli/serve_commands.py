@@ -1,0 +1,181 @@
+"""`kbx ask`, `kbx serve` and `kbx bench ask`: the answering service from the command line."""
+
+from __future__ import annotations
+
+import logging
+import math
+import statistics
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from cli.common import console, handle_errors, print_json, settings
+from kb.answer_models import AskRequest, AskResponse
+from kb.settings import REPO_ROOT, Settings
+from retrieval.questions import Question
+
+QUESTIONS_DIR = REPO_ROOT / "eval" / "questions"
+JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
+
+
+def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    """Add `ask` and `serve` to the main app and `ask` to `kbx bench`."""
+    app.command("ask")(ask_command)
+    app.command("serve")(serve_command)
+    bench_app.command("ask")(bench_ask_command)
+
+
+@handle_errors
+def ask_command(
+    question: Annotated[str, typer.Argument(help="the question, simplified or traditional")],
+    json_out: JsonOpt = False,
+    session: Annotated[str | None, typer.Option("--session", help="continue this session")] = None,
+    budget: Annotated[int | None, typer.Option("--budget", help="evidence token budget")] = None,
+    max_blocks: Annotated[int | None, typer.Option("--max-blocks", help="block limit")] = None,
+) -> None:
+    """Answer a question with citations and checked quotes (`--json`: the POST /ask object)."""
+    from api.services import open_services
+
+    cfg = settings()
+    request = AskRequest(question=question, session_id=session, budget=budget,
+                         max_blocks=max_blocks)
+    services = open_services(cfg, session_dir=cfg.resolved_data_dir() / "sessions")
+    try:
+        response = services.require_asker().ask(request)
+    finally:
+        services.close()
+    if json_out:
+        print_json(response)
+    else:
+        print_answer(response)
+
+
+def print_answer(response: AskResponse) -> None:
+    """The answer, then its stages, quote checks, citations and how it was planned."""
+    plan = response.plan
+    console.print(f"[bold]{response.status}[/] · {response.mode} · plan {plan.kind}"
+                  + (f" ({', '.join(plan.people)})" if plan.people else ""), highlight=False)
+    console.rule("answer")
+    console.print(response.answer or "–", highlight=False, soft_wrap=True)
+    console.rule()
+    if response.reason:
+        console.print(f"reason: {response.reason}", highlight=False)
+    for stage in response.stages:
+        chapters = ", ".join(str(c) for c in stage.chapters)
+        console.print(f"[bold]{stage.title}[/] (chapters {chapters}) {stage.note}", highlight=False)
+    if response.quotes:
+        table = Table(title="quote checks")
+        for col in ("", "block", "quote"):
+            table.add_column(col)
+        for quote in response.quotes:
+            table.add_row("[green]✓[/]" if quote.located else "[red]✗[/]", quote.chunk_id,
+                          quote.text)
+        console.print(table)
+    if response.citations:
+        console.print("citations: " + ", ".join(c.chunk_id for c in response.citations),
+                      highlight=False)
+    if response.session_id:
+        console.print(f"session: {response.session_id} (follow up with --session "
+                      f"{response.session_id})", highlight=False)
+
+
+@handle_errors
+def serve_command(
+    host: Annotated[str, typer.Option("--host", help="interface to bind")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535)] = 8000,
+    access_log: Annotated[bool, typer.Option("--access-log/--no-access-log",
+                                             help="one JSON line per request")] = True,
+) -> None:
+    """Serve the HTTP API (uvicorn over the app factory; settings from the environment)."""
+    import uvicorn
+
+    from api.app import create_app
+    from api.middleware import log as access
+
+    if access_log:
+        access.setLevel(logging.INFO)
+    uvicorn.run(create_app(settings()), host=host, port=port, log_config=None, access_log=False)
+
+
+@handle_errors
+def bench_ask_command(
+    json_out: JsonOpt = False,
+    questions: Annotated[list[Path] | None, typer.Option(
+        "--questions", help="question files (default: eval/questions/*.jsonl)")] = None,
+    repeat: Annotated[int, typer.Option("--repeat", min=1, help="runs over the set")] = 3,
+) -> None:
+    """Offline POST /ask latency (no LLM) on the whole book: p50 / p99 over the question set."""
+    cfg = settings().model_copy(update={"openai_api_key": None, "openai_base_url": None})
+    report = run_ask_benchmark(cfg, load_question_texts(questions or sorted(QUESTIONS_DIR.glob(
+        "*.jsonl"))), repeat)
+    if json_out:
+        print_json(report)
+    else:
+        print_ask_report(report)
+
+
+def load_question_texts(paths: list[Path]) -> list[Question]:
+    """Every question of the files (labels are not needed for timing, so quotes are not located)."""
+    found: list[Question] = []
+    for path in paths:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        found.extend(Question.model_validate_json(line) for line in lines if line.strip())
+    if not found:
+        raise ValueError("no questions to time (see --questions)")
+    return found
+
+
+def percentile(ordered: list[float], share: float) -> float:
+    """Nearest-rank percentile of sorted values: the ⌈share·n⌉-th smallest."""
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
+
+
+def run_ask_benchmark(cfg: Settings, questions: list[Question], repeat: int) -> dict[str, Any]:
+    from api.services import open_services
+
+    started = time.perf_counter()
+    services = open_services(cfg)
+    open_ms = (time.perf_counter() - started) * 1000
+    try:
+        asker = services.require_asker()
+        asker.ask(AskRequest(question=questions[0].question))  # warm-up: caches, first query
+        times: list[float] = []
+        statuses: dict[str, int] = {}
+        located = quotes = 0
+        for _ in range(repeat):
+            for q in questions:
+                mark = time.perf_counter()
+                response = asker.ask(AskRequest(question=q.question))
+                times.append((time.perf_counter() - mark) * 1000)
+                statuses[response.status] = statuses.get(response.status, 0) + 1
+                located += sum(c.located for c in response.quotes)
+                quotes += len(response.quotes)
+        stats = services.require_provider().stats()
+    finally:
+        services.close()
+    ordered = sorted(times)
+    return {"questions": len(questions), "runs": len(times), "mode": "offline",
+            "blocks": len(services.corpus.blocks), "store": stats.backend,
+            "open_ms": round(open_ms, 1),
+            "p50_ms": round(percentile(ordered, 0.50), 2),
+            "p90_ms": round(percentile(ordered, 0.90), 2),
+            "p99_ms": round(percentile(ordered, 0.99), 2),
+            "mean_ms": round(statistics.fmean(ordered), 2), "max_ms": round(ordered[-1], 2),
+            "status": statuses, "quotes_located": located, "quotes": quotes}
+
+
+def print_ask_report(report: dict[str, Any]) -> None:
+    table = Table(title=f"offline /ask over {report['questions']} questions × "
+                        f"{report['runs'] // report['questions']} ({report['blocks']} blocks, "
+                        f"{report['store']})")
+    for col in ("p50 ms", "p90 ms", "p99 ms", "mean ms", "max ms"):
+        table.add_column(col, justify="right")
+    table.add_row(*(f"{report[k]:.1f}" for k in ("p50_ms", "p90_ms", "p99_ms", "mean_ms",
+                                                  "max_ms")))
+    console.print(table)
+    console.print(f"open (corpus + store + bundle): {report['open_ms']:.0f} ms; status "
+                  f"{report['status']}; quotes located {report['quotes_located']}/"
+                  f"{report['quotes']}", highlight=False)

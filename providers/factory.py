@@ -1,0 +1,44 @@
+"""Choosing the relation provider from the settings; nothing connects until first used."""
+
+from __future__ import annotations
+
+from ingest.chunking import chunk_corpus
+from ingest.corpus import read_corpus
+from kb.bundle import KnowledgeBundle, load_bundle
+from kb.errors import ConfigError
+from kb.settings import Settings
+from providers.base import RelationProvider
+from providers.embedded import EmbeddedServer
+from providers.falkordb_provider import FalkorDBProvider
+from providers.memory import MemoryProvider
+
+PROVIDERS = ("falkordb", "memory")
+
+
+def graph_name(settings: Settings) -> str:
+    """One graph per corpus."""
+    return f"kbx:{settings.corpus_name}"
+
+
+def embedded_server(settings: Settings) -> EmbeddedServer:
+    return EmbeddedServer(settings.resolved_data_dir() / "falkordb", port=settings.falkordb_port)
+
+
+def open_provider(settings: Settings, provider: str | None = None,
+                  graph: str | None = None) -> RelationProvider:
+    """`memory` (empty until `load`), FalkorDB at FALKORDB_URL, or the embedded FalkorDB."""
+    kind = provider or settings.provider
+    name = graph or graph_name(settings)
+    if kind == "memory":
+        return MemoryProvider(graph_name=name)
+    if kind != "falkordb":
+        raise ConfigError(f"unknown provider {kind!r}; choose one of {', '.join(PROVIDERS)}")
+    if settings.falkordb_url:
+        return FalkorDBProvider(url=settings.falkordb_url, graph_name=name)
+    return FalkorDBProvider(server=embedded_server(settings), graph_name=name)
+
+
+def bundle_for(settings: Settings) -> KnowledgeBundle:
+    """The configured bundle, validated against the configured corpus and chunking."""
+    blocks = chunk_corpus(read_corpus(settings.corpus), settings.chunk_size)
+    return load_bundle(settings.bundle, blocks)

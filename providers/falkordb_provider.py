@@ -1,0 +1,297 @@
+"""The production RelationProvider: FalkorDB, parameterized Cypher, one graph per corpus.
+
+Reads go to the live graph only. `load` writes a fresh staging graph in UNWIND batches, checks its
+node and edge counts, then RENAMEs it over the live graph in one atomic step: a reader sees the
+old graph or the new one, never a half-loaded one, and a failed load leaves the old one.
+Queries return only scalars (record JSON, ids), so no client-side schema cache is involved.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections import defaultdict
+from typing import Any
+
+import redis
+from falkordb import FalkorDB
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from ingest.normalize import normalize
+from kb.bundle import KnowledgeBundle
+from kb.errors import ProviderUnavailable, QueryRejected
+from kb.journey import build_journey
+from kb.models import ChapterSummary, Event, Person, Record, Relation, State
+from kb.views import (
+    NO_CHAPTER,
+    Journey,
+    LinkedRecord,
+    LoadReport,
+    Neighbor,
+    Pair,
+    PathHop,
+    PathResult,
+    PersonView,
+    RecordView,
+    RelationView,
+    Stats,
+    build_neighbors,
+    build_pair,
+    relation_key,
+    sort_linked,
+    sources_of,
+    state_key,
+    view_of,
+)
+from providers import falkordb_queries as q
+from providers.base import MAX_HOPS
+from providers.embedded import EmbeddedServer
+from providers.falkordb_schema import (
+    COUNT,
+    EDGE_STEPS,
+    INDEXES,
+    NODE_STEPS,
+    batches,
+    expected_counts,
+    graph_rows,
+    pair_key,
+)
+from providers.naming import NameEntry, check_hops, choose, unknown_id, unknown_person
+
+log = logging.getLogger(__name__)
+
+MODELS: dict[str, type[Person | Event | Relation | State | ChapterSummary]] = {
+    "person": Person, "event": Event, "relation": Relation, "state": State,
+    "chapter": ChapterSummary}
+BATCH_SIZE = 500
+
+
+def _person(doc: str) -> Person:
+    return Person.model_validate_json(doc)
+
+
+def _events(docs: list[str]) -> list[Event]:
+    return sorted((Event.model_validate_json(d) for d in docs), key=lambda e: e.order)
+
+
+def _states(docs: list[str]) -> list[State]:
+    return sorted((State.model_validate_json(d) for d in docs), key=state_key)
+
+
+def _entry(row: list[Any]) -> NameEntry:
+    key, written, person_id, person_name, primary = row
+    return NameEntry(key, written, person_id, person_name, bool(primary))
+
+
+class FalkorDBProvider:
+    """FalkorDB behind the RelationProvider verbs; connects on first use, not in the constructor.
+
+    Give `url` for an external server, or `server` for the embedded one (started on first use and
+    stopped by `close` if this provider started it).
+    """
+
+    backend = "falkordb"
+
+    def __init__(self, url: str | None = None, server: EmbeddedServer | None = None,
+                 graph_name: str = "kbx:shuihu") -> None:
+        if (url is None) == (server is None):
+            raise ValueError("give exactly one of url and server")
+        self.graph_name = graph_name
+        self._url = url
+        self._server = server
+        self._db: FalkorDB | None = None
+
+    # -- connection and the one boundary where redis errors become domain errors
+
+    def _client(self) -> FalkorDB:
+        if self._db is None:
+            url = self._url if self._url is not None else self._server.ensure_running()  # type: ignore[union-attr]
+            try:
+                self._db = FalkorDB.from_url(url, socket_connect_timeout=5, socket_timeout=60,
+                                             retry=Retry(NoBackoff(), 1))
+            except (redis.RedisError, ValueError) as exc:
+                raise ProviderUnavailable(f"cannot connect to FalkorDB at {url}: {exc}") from exc
+        return self._db
+
+    def _run(self, graph: str, query: str, params: dict[str, Any] | None = None,
+             write: bool = False) -> list[list[Any]]:
+        handle = self._client().select_graph(graph)
+        try:
+            result = (handle.query if write else handle.ro_query)(query, params)
+        except redis.ResponseError as exc:
+            if not write and "empty key" in str(exc):
+                return []  # nothing loaded yet: an empty graph
+            raise ProviderUnavailable(f"FalkorDB query failed on {graph}: {exc}") from exc
+        except redis.RedisError as exc:
+            raise ProviderUnavailable(f"FalkorDB unavailable: {exc}") from exc
+        rows: list[list[Any]] = result.result_set
+        return rows
+
+    def _read(self, query: str, **params: Any) -> list[list[Any]]:
+        return self._run(self.graph_name, query, params)
+
+    # -- people and names
+
+    def resolve(self, name: str) -> Person:
+        rows = self._read(q.RESOLVE, key=normalize(name))
+        if not rows:
+            raise unknown_person(name, (_entry(r) for r in self._read(q.ALL_NAMES)))
+        docs = {row[2]: row[5] for row in rows}
+        return _person(docs[choose(name, [_entry(row[:5]) for row in rows])])
+
+    def people(self) -> list[Person]:
+        people = [_person(row[0]) for row in self._read(q.PEOPLE)]
+        return sorted(people, key=lambda p: (
+            NO_CHAPTER if p.first_chapter is None else p.first_chapter, p.id))
+
+    def person(self, person_id: str) -> Person:
+        rows = self._read(q.PERSON, id=person_id)
+        if not rows:
+            raise self._unknown_person_id(person_id)
+        return _person(rows[0][0])
+
+    def _unknown_person_id(self, person_id: str) -> Exception:
+        return unknown_id("person", person_id, (r[0] for r in self._read(q.PERSON_IDS)))
+
+    # -- reads by id
+
+    def pair(self, a_id: str, b_id: str) -> Pair:
+        if a_id == b_id:
+            raise QueryRejected("a pair needs two different people")
+        rows = self._read(q.PAIR, a=a_id, b=b_id, key=pair_key(a_id, b_id))
+        if not rows:
+            self.person(a_id)
+            self.person(b_id)
+            raise ProviderUnavailable(f"the pair query found no row for {a_id}, {b_id}")
+        a_doc, b_doc, relations, events = rows[0]
+        return build_pair(_person(a_doc), _person(b_doc),
+                          [Relation.model_validate_json(d) for d in relations or ()],
+                          [Event.model_validate_json(d) for d in events or ()])
+
+    def record(self, record_id: str) -> RecordView:
+        rows = self._read(q.RECORD, id=record_id)
+        if not rows:
+            known = (r[0] for r in self._read(q.RECORD_IDS))
+            raise unknown_id("record", record_id, known)
+        kind, doc, links = rows[0]
+        record: Record = MODELS[kind].model_validate_json(doc)
+        linked = [LinkedRecord(kind=k, id=i, title=t, chapter=c, role=role)
+                  for k, i, t, c, role in links if k is not None]
+        return RecordView(kind=kind, record=view_of(record), linked=sort_linked(linked),
+                          sources=sources_of(record.sources))
+
+    def events_of(self, person_id: str) -> list[Event]:
+        rows = self._read(q.EVENTS_OF, id=person_id)
+        if not rows:
+            raise self._unknown_person_id(person_id)
+        return _events(rows[0][1])
+
+    def states_of(self, person_id: str) -> list[State]:
+        rows = self._read(q.STATES_OF, id=person_id)
+        if not rows:
+            raise self._unknown_person_id(person_id)
+        return _states(rows[0][1])
+
+    def journey(self, person_id: str) -> Journey:
+        rows = self._read(q.JOURNEY, id=person_id)
+        if not rows:
+            raise self._unknown_person_id(person_id)
+        doc, events, states = rows[0]
+        return build_journey(_person(doc), _events(events), _states(states))
+
+    def neighbors(self, person_id: str) -> list[Neighbor]:
+        rows = self._read(q.NEIGHBORS, id=person_id)
+        if not rows:
+            raise self._unknown_person_id(person_id)
+        return build_neighbors((_person(doc), [Relation.model_validate_json(d) for d in rels])
+                               for _, doc, rels in rows if doc is not None)
+
+    def path(self, a_id: str, b_id: str, max_hops: int = MAX_HOPS) -> PathResult:
+        check_hops(max_hops, MAX_HOPS)
+        docs = {row[0]: row[1] for row in self._read(q.PEOPLE_BY_ID, ids=[a_id, b_id])}
+        for person_id in (a_id, b_id):
+            if person_id not in docs:
+                raise self._unknown_person_id(person_id)
+        ids = [a_id] if a_id == b_id else min(
+            (row[0] for row in self._read(q.PATHS[max_hops], a=a_id, b=b_id)), default=[])
+        return PathResult(source=PersonView.of(_person(docs[a_id])),
+                          target=PersonView.of(_person(docs[b_id])), max_hops=max_hops,
+                          found=bool(ids), people=self._people_views(ids),
+                          hops=self._hops(ids))
+
+    def _people_views(self, ids: list[str]) -> list[PersonView]:
+        docs = {row[0]: row[1] for row in self._read(q.PEOPLE_BY_ID, ids=ids)} if ids else {}
+        return [PersonView.of(_person(docs[i])) for i in ids]
+
+    def _hops(self, ids: list[str]) -> list[PathHop]:
+        steps = [[x, y] for x, y in zip(ids, ids[1:], strict=False)]
+        found: dict[tuple[str, str], list[Relation]] = defaultdict(list)
+        for x, y, doc in self._read(q.HOP_RELATIONS, steps=steps) if steps else []:
+            found[(x, y)].append(Relation.model_validate_json(doc))
+        return [PathHop(source=x, target=y, relations=[
+                    RelationView.of(r) for r in sorted(found[(x, y)], key=relation_key)])
+                for x, y in steps]
+
+    def stats(self) -> Stats:
+        counts = {kind: 0 for kind in MODELS}
+        sources = 0
+        for kind, count, nsources in self._read(q.COUNT_RECORDS):
+            counts[kind], sources = count, sources + nsources
+        names = self._read(q.COUNT_NAMES)
+        types = dict(sorted((t, n) for t, n in self._read(q.RELATION_TYPES)))
+        return Stats(people=counts["person"], events=counts["event"],
+                     relations=counts["relation"], states=counts["state"],
+                     chapters=counts["chapter"], names=names[0][0] if names else 0,
+                     sources=sources, relation_types=types, backend=self.backend,
+                     graph=self.graph_name)
+
+    # -- writing
+
+    def load(self, bundle: KnowledgeBundle) -> LoadReport:
+        started = time.perf_counter()
+        bundle.check()
+        rows = graph_rows(bundle)
+        staging = f"{self.graph_name}:staging:{uuid.uuid4().hex[:12]}"
+        try:
+            self._write(staging, rows)
+            self._client().connection.execute_command("RENAME", staging, self.graph_name)
+        except BaseException:
+            self._drop(staging)
+            raise
+        log.info("graph loaded", extra={"graph": self.graph_name, **bundle.counts()})
+        return LoadReport(backend=self.backend, graph=self.graph_name,
+                          seconds=time.perf_counter() - started, **bundle.counts())
+
+    def _write(self, staging: str, rows: dict[str, list[dict[str, Any]]]) -> None:
+        for statement in INDEXES:
+            self._run(staging, statement, write=True)
+        for key, statement in (*NODE_STEPS, *EDGE_STEPS):
+            for batch in batches(rows[key], BATCH_SIZE):
+                self._write_batch(staging, statement, batch)
+        nodes, edges = self._run(staging, COUNT, write=True)[0]
+        if (nodes, edges) != expected_counts(rows):
+            raise ProviderUnavailable(
+                f"load check failed on {staging}: {nodes} nodes, {edges} edges written, "
+                f"expected {expected_counts(rows)}")
+
+    def _write_batch(self, graph: str, statement: str, batch: list[dict[str, Any]]) -> None:
+        self._run(graph, statement, {"rows": batch}, write=True)
+
+    def _drop(self, graph: str) -> None:
+        try:
+            self._client().connection.delete(graph)
+        except (redis.RedisError, ProviderUnavailable) as exc:
+            log.warning("could not drop staging graph %s: %s", graph, exc)
+
+    def drop(self) -> None:
+        """Delete the live graph (benchmarks use a graph of their own and drop it)."""
+        self._drop(self.graph_name)
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.connection.close()
+            self._db = None
+        if self._server is not None:
+            self._server.stop()

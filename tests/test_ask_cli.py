@@ -1,0 +1,93 @@
+"""`kbx ask` and `kbx bench ask` over chapters 7–12 and the embedded FalkorDB."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from api_support import API_CHAPTERS
+from typer.testing import CliRunner
+
+from cli.main import app
+from ingest.store import Corpus, save_corpus, store_dir
+from kb.answer_models import AskResponse
+
+pytest_plugins = ["api_fixtures"]
+pytestmark = pytest.mark.falkordb
+
+QUESTION = "鲁智深和林冲怎么认识？"
+runner = CliRunner()
+
+
+def cli_env(data_dir: Path, falkordb_url: str | None) -> dict[str, str | None]:
+    """The command's environment: our data dir and store, never an LLM."""
+    return {"KBX_DATA_DIR": str(data_dir), "KBX_CORPUS_NAME": "shuihu", "KBX_PROVIDER": "falkordb",
+            "FALKORDB_URL": falkordb_url, "OPENAI_API_KEY": None, "OPENAI_BASE_URL": None}
+
+
+def ask_json(env: dict[str, str | None], *args: str) -> AskResponse:
+    result = runner.invoke(app, ["ask", *args, "--json"], env=env)
+    assert result.exit_code == 0, result.output
+    return AskResponse.model_validate_json(result.stdout)
+
+
+def test_ask_json_is_the_api_object_with_located_quotes(api_data_dir: Path,
+                                                        api_falkordb: str) -> None:
+    response = ask_json(cli_env(api_data_dir, api_falkordb), QUESTION)
+    assert response.status == "answered" and response.mode == "offline"
+    assert response.plan.kind == "pair"
+    assert set(response.plan.person_ids) == {"lu_zhishen", "lin_chong"}
+    assert response.quotes and all(q.located for q in response.quotes)
+    assert {c.chunk_id for c in response.citations} <= {q.chunk_id for q in response.quotes}
+
+
+def test_session_is_kept_on_disk_between_commands(api_data_dir: Path, api_falkordb: str) -> None:
+    env = cli_env(api_data_dir, api_falkordb)
+    first = ask_json(env, QUESTION)
+    assert first.session_id
+    assert (api_data_dir / "sessions" / f"{first.session_id}.json").exists()
+    follow_up = ask_json(env, "他们后来怎么样了？", "--session", first.session_id)
+    assert follow_up.session_id == first.session_id
+    assert follow_up.plan.follow_up is True
+    assert set(follow_up.plan.person_ids) == {"lu_zhishen", "lin_chong"}
+
+
+def test_ask_prints_a_readable_answer(api_data_dir: Path, api_falkordb: str) -> None:
+    result = runner.invoke(app, ["ask", QUESTION], env=cli_env(api_data_dir, api_falkordb))
+    assert result.exit_code == 0, result.output
+    assert "answered" in result.stdout and "quote checks" in result.stdout
+    assert "ch007_chunk_004" in result.stdout
+    assert "--session" in result.stdout
+
+
+@pytest.mark.parametrize(("question", "field"), [("   ", "question"), ("林" * 501, "question")])
+def test_a_rejected_question_is_exit_2_naming_the_field(api_data_dir: Path, api_falkordb: str,
+                                                        question: str, field: str) -> None:
+    result = runner.invoke(app, ["ask", question], env=cli_env(api_data_dir, api_falkordb))
+    assert result.exit_code == 2
+    assert field in result.output and "Traceback" not in result.output
+
+
+def test_ask_starts_and_stops_the_embedded_store(tmp_path: Path, api_corpus: Corpus) -> None:
+    save_corpus(api_corpus, store_dir(tmp_path, "shuihu"), {"chapters": sorted(API_CHAPTERS)})
+    response = ask_json(cli_env(tmp_path, None), QUESTION)
+    assert response.status == "answered"
+    assert (tmp_path / "falkordb").is_dir()
+    assert not (tmp_path / "falkordb" / "server.json").exists()  # stopped by the command
+
+
+def test_bench_ask_reports_latency_percentiles(api_data_dir: Path, api_falkordb: str,
+                                              tmp_path: Path) -> None:
+    questions = tmp_path / "q.jsonl"
+    rows = [{"id": "a", "question": QUESTION, "kind": "pair", "answerable": False},
+            {"id": "b", "question": "林冲后来怎么样了？", "kind": "journey", "answerable": False}]
+    questions.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
+                         encoding="utf-8")
+    result = runner.invoke(app, ["bench", "ask", "--json", "--questions", str(questions),
+                                 "--repeat", "2"], env=cli_env(api_data_dir, api_falkordb))
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert (report["questions"], report["runs"], report["mode"]) == (2, 4, "offline")
+    assert 0 < report["p50_ms"] <= report["p90_ms"] <= report["p99_ms"] <= report["max_ms"]
+    assert report["quotes_located"] == report["quotes"] > 0
