@@ -15,6 +15,7 @@ from pathlib import Path
 from api.models import CorpusHealth, Health, LLMHealth, StoreHealth
 from ingest.store import Corpus, open_corpus
 from kb.ask import AskService
+from kb.bundle import KnowledgeBundle
 from kb.errors import ProviderUnavailable
 from kb.evidence_strategy import active_bundle
 from kb.llm import ChatClient
@@ -54,27 +55,31 @@ class Services:
             raise ProviderUnavailable(f"graph store unavailable: {self.store_error}")
         return self.asker
 
-    def attach(self, provider: RelationProvider) -> None:
-        """Serve from this store, loading the bundle into it when it holds nothing."""
-        bundle = active_bundle(self.settings, self.corpus)
-        self.provider = provider
+    def attach(self, provider: RelationProvider, bundle: KnowledgeBundle) -> None:
+        """Serve from this store, answering from this bundle."""
+        self.provider, self.store_error = provider, None
         self.asker = AskService(self.settings, self.corpus, provider, llm=self.llm, bundle=bundle,
                                 session_dir=self.session_dir)
+
+    def load_if_empty(self, bundle: KnowledgeBundle) -> None:
+        """Fill a store that holds nothing (first start); an unreachable one is left degraded."""
+        if self.provider is None:
+            return
         try:
-            if is_empty(provider.stats()):
-                report = provider.load(bundle)
+            if is_empty(self.provider.stats()):
+                report = self.provider.load(bundle)
                 log.info("bundle loaded into an empty store", extra={"records": _records(report)})
         except ProviderUnavailable as exc:
             log.warning("graph store unreachable; serving degraded", extra={"error": str(exc)})
 
     def reload(self) -> LoadReport:
         """Validate the bundle, then replace the graph atomically (the store keeps the old graph
-        when validation or loading fails) and hand the bundle to the AskService; one at a time."""
+        when validation or loading fails) and hand the bundle to the AskService; one at a time.
+        A store that could not be opened at start is opened now."""
         with self._lock:
             bundle = active_bundle(self.settings, self.corpus)
             if self.provider is None:
-                self.attach(open_provider(self.settings))
-                self.store_error = None
+                self.attach(open_provider(self.settings), bundle)
             report = self.require_provider().load(bundle)
             self.require_asker().reload(bundle)
         log.info("bundle reloaded", extra={"records": _records(report)})
@@ -116,9 +121,11 @@ def open_services(settings: Settings, *, provider: RelationProvider | None = Non
     llm = ChatClient(settings) if settings.llm_configured else None
     services = Services(settings, corpus, llm, session_dir=session_dir,
                         owns_provider=provider is None)
+    bundle = active_bundle(settings, corpus)
     try:
-        services.attach(provider if provider is not None else open_provider(settings))
+        services.attach(provider if provider is not None else open_provider(settings), bundle)
     except ProviderUnavailable as exc:
         log.warning("graph store cannot be opened; serving degraded", extra={"error": str(exc)})
         services.store_error = str(exc)
+    services.load_if_empty(bundle)
     return services

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from cli.common import console, handle_errors, print_json, settings
+from cli.common import console, err_console, handle_errors, print_json, settings
 from kb.answer_models import AskRequest, AskResponse
 from kb.settings import REPO_ROOT, Settings
 from retrieval.questions import Question
@@ -63,9 +63,15 @@ def print_answer(response: AskResponse) -> None:
     console.rule()
     if response.reason:
         console.print(f"reason: {response.reason}", highlight=False)
-    for stage in response.stages:
-        chapters = ", ".join(str(c) for c in stage.chapters)
-        console.print(f"[bold]{stage.title}[/] (chapters {chapters}) {stage.note}", highlight=False)
+    if response.stages:
+        table = Table(title="stages")
+        for col in ("#", "stage", "chapters", "quotes located"):
+            table.add_column(col)
+        for number, stage in enumerate(response.stages, start=1):
+            located = sum(q.located for q in stage.quotes)
+            table.add_row(str(number), stage.title, ", ".join(str(c) for c in stage.chapters),
+                          f"{located}/{len(stage.quotes)}")
+        console.print(table)
     if response.quotes:
         table = Table(title="quote checks")
         for col in ("", "block", "quote"):
@@ -97,6 +103,7 @@ def serve_command(
 
     if access_log:
         access.setLevel(logging.INFO)
+    err_console.print(f"serving http://{host}:{port} (docs at /docs); Ctrl-C stops", highlight=False)
     uvicorn.run(create_app(settings()), host=host, port=port, log_config=None, access_log=False)
 
 

@@ -19,6 +19,7 @@ from retrieval.vectorized import CHANNEL_POSTINGS
 
 STRATEGIES = ("rrf", "ngram", "unigram")
 DEFAULT_DEPTH = 100
+MAX_SUBSETS = 8
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,8 @@ class Retriever:
             return self
         key = tuple(sorted(set(chapters)))
         if key not in self._subsets:
+            if len(self._subsets) >= MAX_SUBSETS:  # bounded: callers choose the chapter sets
+                self._subsets.pop(next(iter(self._subsets)))
             self._subsets[key] = Retriever.build([b for b in self.blocks if b.chapter in key])
         return self._subsets[key]
 

@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
@@ -18,9 +19,9 @@ API_CHAPTERS = set(range(7, 13))
 """Every source of the curated bundle lies in chapters 7–12."""
 
 
-def offline_settings(data_dir: Path, **overrides: object) -> Settings:
+def offline_settings(data_dir: Path, **overrides: Any) -> Settings:
     """Settings that reach no LLM and no outside store, whatever the environment says."""
-    values: dict[str, object] = {
+    values: dict[str, Any] = {
         "data_dir": data_dir, "corpus_name": "shuihu", "provider": "falkordb",
         "falkordb_url": None, "openai_api_key": None, "openai_base_url": None, "api_key": None,
     }
