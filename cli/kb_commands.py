@@ -18,7 +18,7 @@ from rich.table import Table
 from cli.common import console, fail, handle_errors, print_json, settings
 from kb.errors import NotFound
 from kb.settings import Settings
-from kb.views import Journey, Pair, PathResult, RecordView, SourceView, Stats
+from kb.views import Journey, Pair, PathResult, PersonView, RecordView, SourceView, Stats
 from providers.base import MAX_HOPS, RelationProvider
 from providers.factory import bundle_for, open_provider
 from providers.falkordb_provider import FalkorDBProvider
@@ -115,8 +115,7 @@ def people_command(provider: ProviderOpt = None, bundle: BundleOpt = None,
     with session(provider, bundle) as store:
         people = store.people()
     if json_out:
-        print_json([{k: v for k, v in p.model_dump(mode="json").items()
-                     if k not in ("confidence", "origin")} for p in people])
+        print_json([PersonView.of(p) for p in people])
         return
     table = Table(title=f"{len(people)} people")
     for col in ("id", "name", "aliases", "group", "first chapter"):
@@ -256,14 +255,14 @@ def bench_kb_command(samples: Annotated[int, typer.Option("--samples", min=10)] 
     if json_out:
         print_json(report)
         return
-    table = Table(title=f"relation providers, {report.samples} samples per operation")
-    for col in ("backend", "load", "pair p50", "pair p99", "journey p50", "journey p99",
-                "path p50", "path p99"):
+    table = Table(title=f"relation providers: {report.samples} calls per operation, "
+                        "latency p50 / p99 in ms")
+    for col in ("backend", "load ms", "pair", "journey", "path"):
         table.add_column(col, justify="right")
     for b in report.backends:
-        table.add_row(b.backend, f"{b.load_s * 1000:.0f} ms",
-                      *(f"{getattr(getattr(b, op), q):.3f} ms"
-                        for op in ("pair", "journey", "path") for q in ("p50_ms", "p99_ms")))
+        table.add_row(b.backend, f"{b.load_s * 1000:.0f}",
+                      *(f"{getattr(b, op).p50_ms:.3f} / {getattr(b, op).p99_ms:.3f}"
+                        for op in ("pair", "journey", "path")))
     console.print(table)
     console.print(f"pair targets (FalkorDB): p50 ≤ {report.pair_targets_ms['p50']} ms, "
                   f"p99 ≤ {report.pair_targets_ms['p99']} ms — "

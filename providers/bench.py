@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import gc
 import math
 import random
 import statistics
@@ -41,6 +42,7 @@ class BenchReport(BaseModel):
     samples: int
     backends: list[BackendFigures]
     pair_targets_ms: dict[str, float] = PAIR_TARGETS_MS
+    gc_during_timing: bool = False
     falkordb_meets_targets: bool | None = None
 
 
@@ -56,10 +58,20 @@ def measure(call: Callable[[], object]) -> float:
 
 
 def latency(calls: Sequence[Callable[[], object]], samples: int) -> Latency:
-    """Time `samples` calls cycling through `calls`, after one warm-up pass over them."""
+    """Time `samples` calls cycling through `calls`, after one warm-up pass over them.
+
+    As `timeit` does, the garbage collector is off while timing (and run just before), so a
+    collection triggered by earlier allocations is not charged to one unlucky call."""
     for call in calls:
         call()
-    times = sorted(measure(calls[i % len(calls)]) for i in range(samples))
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        times = sorted(measure(calls[i % len(calls)]) for i in range(samples))
+    finally:
+        if enabled:
+            gc.enable()
     return Latency(n=samples, p50_ms=round(percentile(times, 0.5), 4),
                    p99_ms=round(percentile(times, 0.99), 4),
                    mean_ms=round(statistics.fmean(times), 4))

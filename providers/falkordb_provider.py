@@ -107,7 +107,7 @@ class FalkorDBProvider:
 
     def _client(self) -> FalkorDB:
         if self._db is None:
-            url = self._url if self._url is not None else self._server.ensure_running()  # type: ignore[union-attr]
+            url = self._server.ensure_running() if self._server is not None else str(self._url)
             try:
                 self._db = FalkorDB.from_url(url, socket_connect_timeout=5, socket_timeout=60,
                                              retry=Retry(NoBackoff(), 1))
@@ -210,29 +210,33 @@ class FalkorDBProvider:
 
     def path(self, a_id: str, b_id: str, max_hops: int = MAX_HOPS) -> PathResult:
         check_hops(max_hops, MAX_HOPS)
-        docs = {row[0]: row[1] for row in self._read(q.PEOPLE_BY_ID, ids=[a_id, b_id])}
-        for person_id in (a_id, b_id):
-            if person_id not in docs:
-                raise self._unknown_person_id(person_id)
-        ids = [a_id] if a_id == b_id else min(
-            (row[0] for row in self._read(q.PATHS[max_hops], a=a_id, b=b_id)), default=[])
-        return PathResult(source=PersonView.of(_person(docs[a_id])),
-                          target=PersonView.of(_person(docs[b_id])), max_hops=max_hops,
-                          found=bool(ids), people=self._people_views(ids),
-                          hops=self._hops(ids))
+        if a_id == b_id:
+            alone = PersonView.of(self.person(a_id))
+            return PathResult(source=alone, target=alone, max_hops=max_hops, found=True,
+                              people=[alone], hops=[])
+        rows = self._read(q.PATHS[max_hops], a=a_id, b=b_id)
+        if not rows:
+            self.person(a_id)
+            raise self._unknown_person_id(b_id)
+        a_doc, b_doc, paths = rows[0]
+        ids: list[str] = min(paths, default=[])
+        people, hops = self._hops(ids)
+        return PathResult(source=PersonView.of(_person(a_doc)),
+                          target=PersonView.of(_person(b_doc)), max_hops=max_hops,
+                          found=bool(ids), people=people, hops=hops)
 
-    def _people_views(self, ids: list[str]) -> list[PersonView]:
-        docs = {row[0]: row[1] for row in self._read(q.PEOPLE_BY_ID, ids=ids)} if ids else {}
-        return [PersonView.of(_person(docs[i])) for i in ids]
-
-    def _hops(self, ids: list[str]) -> list[PathHop]:
+    def _hops(self, ids: list[str]) -> tuple[list[PersonView], list[PathHop]]:
+        """The people along the path and every relation of each hop, in one round trip."""
         steps = [[x, y] for x, y in zip(ids, ids[1:], strict=False)]
+        docs: dict[str, str] = {}
         found: dict[tuple[str, str], list[Relation]] = defaultdict(list)
-        for x, y, doc in self._read(q.HOP_RELATIONS, steps=steps) if steps else []:
+        for x, y, x_doc, y_doc, doc in self._read(q.HOP_RELATIONS, steps=steps) if steps else []:
+            docs.update({x: x_doc, y: y_doc})
             found[(x, y)].append(Relation.model_validate_json(doc))
-        return [PathHop(source=x, target=y, relations=[
+        hops = [PathHop(source=x, target=y, relations=[
                     RelationView.of(r) for r in sorted(found[(x, y)], key=relation_key)])
                 for x, y in steps]
+        return [PersonView.of(_person(docs[i])) for i in ids], hops
 
     def stats(self) -> Stats:
         counts = {kind: 0 for kind in MODELS}
@@ -292,6 +296,7 @@ class FalkorDBProvider:
     def close(self) -> None:
         if self._db is not None:
             self._db.connection.close()
+            self._db.connection.connection_pool.disconnect()
             self._db = None
         if self._server is not None:
             self._server.stop()

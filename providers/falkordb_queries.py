@@ -8,7 +8,6 @@ ALL_NAMES = "MATCH (n:Name) RETURN n.key, n.written, n.person, n.person_name, n.
 PEOPLE = "MATCH (p:Person) RETURN p.doc"
 PERSON = "MATCH (p:Person {id: $id}) RETURN p.doc"
 PERSON_IDS = "MATCH (p:Person) RETURN p.id"
-PEOPLE_BY_ID = "UNWIND $ids AS i MATCH (p:Person {id: i}) RETURN p.id, p.doc"
 RECORD_IDS = "MATCH (n:Rec) RETURN n.id"
 
 PAIR = ("MATCH (a:Person {id: $a}), (b:Person {id: $b}) OPTIONAL MATCH (k:Pair {key: $key}) "
@@ -31,13 +30,13 @@ NEIGHBORS = ("MATCH (p:Person {id: $id}) OPTIONAL MATCH (p)-[r:REL]-(o:Person) "
              "RETURN p.id, o.doc, collect(r.doc)")
 
 _PATH = ("MATCH (a:Person {{id: $a}}), (b:Person {{id: $b}}) WITH a, b "
-         "MATCH p = allShortestPaths((a)-[:REL*1..{hops}]-(b)) "
-         "RETURN DISTINCT [n IN nodes(p) | n.id]")
+         "OPTIONAL MATCH p = allShortestPaths((a)-[:REL*1..{hops}]-(b)) "
+         "RETURN a.doc, b.doc, collect(DISTINCT [n IN nodes(p) | n.id])")
 PATHS: dict[int, str] = {hops: _PATH.format(hops=hops) for hops in range(1, 5)}
 """One query per hop limit: a variable-length bound cannot be a parameter."""
 
 HOP_RELATIONS = ("UNWIND $steps AS s MATCH (x:Person {id: s[0]})-[r:REL]-(y:Person {id: s[1]}) "
-                 "RETURN s[0], s[1], r.doc")
+                 "RETURN s[0], s[1], x.doc, y.doc, r.doc")
 
 COUNT_RECORDS = "MATCH (n:Rec) RETURN n.kind, count(n), sum(n.nsources)"
 COUNT_NAMES = "MATCH (n:Name) RETURN count(DISTINCT n.key)"

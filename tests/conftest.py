@@ -22,3 +22,16 @@ def openai_stub() -> Iterator[OpenAIStub]:
     finally:
         stub.stop()
 # --- end LLM boundary ------------------------------------------------------------------------
+
+
+# --- knowledge base and relation providers (tests/kb_fixtures.py) ----------------------------
+from kb_fixtures import (  # noqa: E402, F401
+    kb_blocks,
+    kb_chapters,
+    kb_curated_bundle,
+    kb_falkordb,
+    kb_falkordb_server,
+    kb_mini_bundle,
+)
+
+# --- end knowledge base ----------------------------------------------------------------------

@@ -1,0 +1,317 @@
+"""The RelationProvider contract, written once and run against every implementation."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import networkx as nx
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kb.bundle import KnowledgeBundle, bundle_from_records
+from kb.errors import BundleError, NotFound, QueryRejected
+from kb.models import Event, Participant, Person, Relation, SourceRef
+from providers.base import RelationProvider
+from providers.falkordb_provider import FalkorDBProvider
+from providers.memory import MemoryProvider
+
+QUOTE = SourceRef(chapter=7, quote="林沖大喜，就當結義智深為兄")
+CYPHER_NAME = "') DETACH DELETE n //"
+
+
+def _person(pid: str, name: str, aliases: tuple[str, ...] = ()) -> Person:
+    return Person(id=pid, name=name, aliases=list(aliases), sources=[QUOTE])
+
+
+def _relation(rid: str, source: str, target: str) -> Relation:
+    return Relation(id=rid, source=source, target=target, type="friend", sources=[QUOTE])
+
+
+class RelationProviderContract:
+    """Subclasses give `empty_provider`; `provider` is it with the mini bundle loaded."""
+
+    @pytest.fixture
+    def empty_provider(self) -> Iterator[RelationProvider]:
+        raise NotImplementedError
+
+    @pytest.fixture
+    def provider(self, empty_provider: RelationProvider,
+                 kb_mini_bundle: KnowledgeBundle) -> RelationProvider:
+        empty_provider.load(kb_mini_bundle)
+        return empty_provider
+
+    # -- names
+
+    @pytest.mark.parametrize("name", ["林冲", "林沖", "豹子头", "豹子頭", "林教頭", " 林冲。"])
+    def test_resolve_any_script_or_alias(self, provider: RelationProvider, name: str) -> None:
+        assert provider.resolve(name).id == "lin_chong"
+
+    def test_resolve_traditional_alias(self, provider: RelationProvider) -> None:
+        assert provider.resolve("魯達").id == "lu_zhishen"
+        assert provider.resolve("花和尚").id == "lu_zhishen"
+
+    def test_unknown_name_suggests_closest(self, provider: RelationProvider) -> None:
+        with pytest.raises(NotFound) as caught:
+            provider.resolve("林聪")
+        assert "林冲" in caught.value.suggestions
+        assert str(caught.value).startswith("unknown person '林聪'; closest: ")
+
+    def test_cypher_looking_name_is_just_unknown(self, provider: RelationProvider) -> None:
+        before = provider.stats()
+        with pytest.raises(NotFound):
+            provider.resolve(CYPHER_NAME)
+        with pytest.raises(NotFound):
+            provider.person(CYPHER_NAME)
+        assert provider.stats() == before
+
+    def test_people_by_first_chapter(self, provider: RelationProvider) -> None:
+        people = provider.people()
+        assert [p.id for p in people][:3] == ["gao_qiu", "lu_zhishen", "lin_chong"]
+        assert len(people) == 10
+
+    def test_unknown_person_id(self, provider: RelationProvider) -> None:
+        with pytest.raises(NotFound) as caught:
+            provider.person("lin_chon")
+        assert caught.value.suggestions[0] == "lin_chong"
+
+    # -- pair
+
+    def test_pair_relations_both_ways_and_shared_events(self, provider: RelationProvider
+                                                        ) -> None:
+        pair = provider.pair("lin_chong", "lu_zhishen")
+        assert (pair.a.id, pair.b.id) == ("lin_chong", "lu_zhishen")
+        assert [r.id for r in pair.relations] == ["rel_sworn", "rel_rescue"]
+        assert [e.id for e in pair.shared_events] == ["ev_sworn", "ev_yezhulin_rescue"]
+        sworn = pair.relations[0].sources[0]
+        assert sworn.chapter == 7 and sworn.chunk_id and sworn.chunk_id.startswith("ch007_")
+        rescue = pair.shared_events[1].sources[0]
+        assert rescue.chapter == 9 and rescue.chunk_id == "ch009_chunk_001"
+
+    def test_pair_is_symmetric(self, provider: RelationProvider) -> None:
+        ab, ba = provider.pair("lin_chong", "lu_zhishen"), provider.pair("lu_zhishen", "lin_chong")
+        assert ab.relations == ba.relations and ab.shared_events == ba.shared_events
+
+    def test_pair_without_links(self, provider: RelationProvider) -> None:
+        pair = provider.pair("gao_qiu", "zhu_gui")
+        assert pair.relations == [] and pair.shared_events == []
+
+    def test_pair_errors(self, provider: RelationProvider) -> None:
+        with pytest.raises(QueryRejected):
+            provider.pair("lin_chong", "lin_chong")
+        with pytest.raises(NotFound):
+            provider.pair("lin_chong", "nobody")
+
+    # -- records
+
+    def test_record_event_links(self, provider: RelationProvider) -> None:
+        view = provider.record("ev_yezhulin_rescue")
+        assert view.kind == "event" and view.record.id == "ev_yezhulin_rescue"
+        links = {(x.kind, x.id, x.role) for x in view.linked}
+        assert ("person", "lu_zhishen", "救人者") in links
+        assert ("relation", "rel_rescue", None) in links
+        assert ("chapter", "ch009", None) in links
+        assert view.sources[0].chunk_id == "ch009_chunk_001"
+
+    def test_record_relation_links(self, provider: RelationProvider) -> None:
+        view = provider.record("rel_rescue")
+        assert [(x.kind, x.id, x.role) for x in view.linked] == [
+            ("person", "lu_zhishen", "source"), ("person", "lin_chong", "target"),
+            ("event", "ev_yezhulin_rescue", None)]
+        assert view.linked[2].title == "鲁智深大闹野猪林"
+
+    def test_record_person_state_chapter(self, provider: RelationProvider) -> None:
+        person = provider.record("lin_chong")
+        assert {x.id for x in person.linked if x.kind == "state"} == {
+            "st_lin_1", "st_lin_2", "st_lin_3", "st_lin_4", "st_lin_5"}
+        state = provider.record("st_lin_4")
+        assert [(x.kind, x.id) for x in state.linked] == [("person", "lin_chong")]
+        chapter = provider.record("ch009")
+        assert [x.id for x in chapter.linked] == ["ev_chaijin", "ev_hong", "ev_yezhulin_rescue"]
+
+    def test_unknown_record(self, provider: RelationProvider) -> None:
+        with pytest.raises(NotFound) as caught:
+            provider.record("ev_swron")
+        assert "ev_sworn" in caught.value.suggestions
+
+    # -- person timelines
+
+    def test_events_and_states_in_book_order(self, provider: RelationProvider) -> None:
+        events = provider.events_of("lin_chong")
+        assert [e.order for e in events] == sorted(e.order for e in events)
+        assert len(events) == 9
+        assert [s.id for s in provider.states_of("lin_chong")] == [
+            "st_lin_1", "st_lin_2", "st_lin_3", "st_lin_4", "st_lin_5"]
+
+    def test_journey(self, provider: RelationProvider) -> None:
+        journey = provider.journey("lin_chong")
+        titles = [s.title for s in journey.stages]
+        assert titles[0] == "东京" and journey.stages[-1].place == "梁山泊"
+        assert "鲁智深大闹野猪林" in titles
+        firsts = [s.chapters[0] for s in journey.stages]
+        assert firsts == sorted(firsts)
+        assert all(stage.sources for stage in journey.stages)
+
+    # -- path and neighbors
+
+    def test_path_through_others(self, provider: RelationProvider) -> None:
+        result = provider.path("lu_zhishen", "zhu_gui")
+        assert result.found
+        assert [p.id for p in result.people] == ["lu_zhishen", "lin_chong", "wang_lun", "zhu_gui"]
+        assert [[r.id for r in hop.relations] for hop in result.hops] == [
+            ["rel_sworn", "rel_rescue"], ["rel_wang_lin"], ["rel_wang_zhu"]]
+
+    def test_path_limits(self, provider: RelationProvider) -> None:
+        assert not provider.path("lu_zhishen", "zhu_gui", max_hops=2).found
+        assert not provider.path("dong_chao", "lin_chong").found
+        same = provider.path("lin_chong", "lin_chong")
+        assert same.found and [p.id for p in same.people] == ["lin_chong"] and same.hops == []
+        for hops in (0, 5):
+            with pytest.raises(QueryRejected):
+                provider.path("lin_chong", "wang_lun", max_hops=hops)
+
+    def test_path_tie_takes_smallest_ids(self, empty_provider: RelationProvider,
+                                         kb_blocks: list) -> None:
+        people = [_person(x, f"人{x}") for x in "abcd"]
+        relations = [_relation("r1", "a", "c"), _relation("r2", "c", "d"),
+                     _relation("r3", "a", "b"), _relation("r4", "d", "b")]
+        empty_provider.load(bundle_from_records(people=people, relations=relations,
+                                                blocks=kb_blocks))
+        assert [p.id for p in empty_provider.path("a", "d").people] == ["a", "b", "d"]
+        assert [p.id for p in empty_provider.path("d", "a").people] == ["d", "b", "a"]
+
+    def test_neighbors(self, provider: RelationProvider) -> None:
+        neighbors = provider.neighbors("lin_chong")
+        assert neighbors[0].person.id == "lu_zhishen" and len(neighbors[0].relations) == 2
+        assert {n.person.id for n in neighbors} == {
+            "lu_zhishen", "gao_qiu", "lu_qian", "chai_jin", "hong_jiaotou", "wang_lun"}
+        assert provider.neighbors("zhu_gui")[0].person.id == "wang_lun"
+
+    # -- load and stats
+
+    def test_stats(self, provider: RelationProvider) -> None:
+        stats = provider.stats()
+        assert (stats.people, stats.events, stats.relations, stats.states, stats.chapters) == (
+            10, 9, 10, 5, 1)
+        assert stats.relation_types["benefactor"] == 2
+        assert stats.sources == 35
+
+    def test_empty_store(self, empty_provider: RelationProvider) -> None:
+        assert empty_provider.people() == []
+        assert empty_provider.stats().people == 0
+        with pytest.raises(NotFound):
+            empty_provider.resolve("林冲")
+
+    def test_replayed_load_creates_no_duplicates(self, provider: RelationProvider,
+                                                 kb_mini_bundle: KnowledgeBundle) -> None:
+        before = (provider.stats(), provider.pair("lin_chong", "lu_zhishen"))
+        report = provider.load(kb_mini_bundle)
+        assert report.people == 10
+        assert (provider.stats(), provider.pair("lin_chong", "lu_zhishen")) == before
+
+    def test_invalid_bundle_leaves_previous_graph(self, provider: RelationProvider,
+                                                  kb_mini_bundle: KnowledgeBundle) -> None:
+        before = provider.stats()
+        broken = KnowledgeBundle(people=kb_mini_bundle.people,
+                                 relations=[_relation("r_bad", "lin_chong", "nobody")])
+        with pytest.raises(BundleError, match="r_bad"):
+            provider.load(broken)
+        assert provider.stats() == before
+        assert provider.resolve("豹子头").id == "lin_chong"
+
+    def test_load_replaces_everything(self, provider: RelationProvider,
+                                      kb_blocks: list) -> None:
+        provider.load(bundle_from_records(people=[_person("a", "甲")], blocks=kb_blocks))
+        assert [p.id for p in provider.people()] == ["a"]
+        with pytest.raises(NotFound):
+            provider.resolve("林冲")
+
+    def test_cypher_looking_names_are_data(self, empty_provider: RelationProvider,
+                                           kb_blocks: list) -> None:
+        odd = _person("odd", CYPHER_NAME, ('x" RETURN 1 //', "MATCH (n) DETACH DELETE n"))
+        people = [odd, _person("b", "乙")]
+        event = Event(id="e1", title="'; DROP", chapter=7, order=1, place="}{",
+                      participants=[Participant(person="odd"), Participant(person="b")],
+                      sources=[QUOTE])
+        empty_provider.load(bundle_from_records(
+            people=people, events=[event], relations=[_relation("r\"1", "odd", "b")],
+            blocks=kb_blocks))
+        assert empty_provider.resolve(CYPHER_NAME).id == "odd"
+        assert empty_provider.resolve('x" RETURN 1 //').id == "odd"
+        pair = empty_provider.pair("odd", "b")
+        assert [r.id for r in pair.relations] == ['r"1'] and pair.shared_events[0].place == "}{"
+        assert empty_provider.stats().people == 2
+
+
+class TestMemoryProvider(RelationProviderContract):
+    @pytest.fixture
+    def empty_provider(self) -> Iterator[RelationProvider]:
+        provider = MemoryProvider()
+        yield provider
+        provider.close()
+
+
+@pytest.mark.falkordb
+class TestFalkorDBProvider(RelationProviderContract):
+    @pytest.fixture
+    def empty_provider(self, kb_falkordb: FalkorDBProvider) -> Iterator[RelationProvider]:
+        yield kb_falkordb
+
+
+def _all_answers(provider: RelationProvider, bundle: KnowledgeBundle) -> list[object]:
+    ids = [p.id for p in bundle.people]
+    answers: list[object] = [provider.people(), provider.stats().model_copy(
+        update={"backend": "", "graph": ""})]
+    for a in ids:
+        answers += [provider.journey(a), provider.neighbors(a), provider.events_of(a),
+                    provider.states_of(a)]
+        answers += [provider.pair(a, b) for b in ids if b != a]
+        answers += [provider.path(a, b) for b in ids]
+    answers += [provider.record(r.id) for r in bundle.records()]
+    answers += [provider.resolve(name) for p in bundle.people for name in p.all_names]
+    return answers
+
+
+@pytest.mark.falkordb
+@pytest.mark.parametrize("which", ["mini", "curated"])
+def test_identical_answers(which: str, request: pytest.FixtureRequest,
+                           kb_falkordb: FalkorDBProvider) -> None:
+    """Every operation over every person, pair, record and name: FalkorDB == networkx."""
+    bundle: KnowledgeBundle = request.getfixturevalue(f"kb_{which}_bundle")
+    memory = MemoryProvider()
+    memory.load(bundle)
+    kb_falkordb.load(bundle)
+    for mine, theirs in zip(_all_answers(memory, bundle), _all_answers(kb_falkordb, bundle),
+                            strict=True):
+        assert mine == theirs
+
+
+_edges = st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)).filter(lambda e: e[0] != e[1]),
+                  max_size=14)
+
+
+@pytest.mark.falkordb
+@given(edges=_edges)
+@settings(max_examples=20, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_random_graphs_same_shortest_paths(edges: list[tuple[int, int]],
+                                           kb_falkordb: FalkorDBProvider,
+                                           kb_blocks: list) -> None:
+    """On random relation graphs both providers give the smallest of networkx's shortest paths."""
+    ids = [f"p{i}" for i in range(8)]
+    relations = [_relation(f"r{n}", f"p{a}", f"p{b}") for n, (a, b) in enumerate(edges)]
+    bundle = bundle_from_records(people=[_person(i, f"人{i}") for i in ids],
+                                 relations=relations, blocks=kb_blocks)
+    memory = MemoryProvider()
+    memory.load(bundle)
+    kb_falkordb.load(bundle)
+    graph = nx.Graph([(r.source, r.target) for r in relations])
+    graph.add_nodes_from(ids)
+    for a in ids:
+        for b in ids:
+            expected = min(nx.all_shortest_paths(graph, a, b), default=[]) if nx.has_path(
+                graph, a, b) else []
+            expected = expected if len(expected) <= 5 else []
+            found = memory.path(a, b)
+            assert [p.id for p in found.people] == expected
+            assert kb_falkordb.path(a, b) == found
