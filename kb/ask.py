@@ -95,7 +95,9 @@ class AskService:
         return response
 
     def _answer(self, question: str, g: Gathered) -> tuple[Draft, str]:
-        offline = compose(g, self.corpus.block, self.pipeline.people.people)
+        ngram = self.corpus.retriever.indexes["ngram"]
+        offline = compose(g, self.corpus.block, self.pipeline.people, question, ngram.df,
+                          ngram.n_docs)
         if self.llm is None:
             return offline, "offline"
         try:

@@ -10,11 +10,18 @@ from ingest.chunking import Block
 from ingest.normalize import to_simplified
 from kb.answer_models import StageNote
 from kb.evidence import Gathered
-from kb.models import Event, Person, Relation, State
+from kb.knowledge import participants
+from kb.models import Event, Relation, State
+from kb.planner import PeopleIndex
+from kb.quotes import sentences
+from kb.sufficiency import missing_part
 from kb.views import SourceView
 from retrieval.analyzers import FUNCTION_CHARS, clean_query, ngram_terms
+from retrieval.bm25 import lucene_idf
 
+KNOWLEDGE_LINES = 2
 MIN_COVERAGE = 0.34
+UNSEEN_WEIGHT = 0.5
 """An open question is answered only when some sentence of the evidence holds at least this share
 of the question's own content bigrams (names excluded); calibrated on the dev sets (README)."""
 
@@ -79,44 +86,54 @@ def compose_journey(g: Gathered) -> Draft:
                  quotes=quotes, stages=stages)
 
 
-def content_terms(question: str, names: Sequence[str],
-                  known: Callable[[str], bool] | None = None) -> set[str]:
-    """The question's own bigrams, without names and question words: what an answer must touch.
-
-    With `known`, bigrams the novel never uses are left out: they are either modern words with no
-    counterpart in the text or the seam between two words (婆离 in 老婆离婚)."""
+def content_terms(question: str, names: Sequence[str]) -> set[str]:
+    """The question's own bigrams, without names and question words: what an answer must touch."""
     text = clean_query(question)
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(to_simplified(name), " ")
-    terms = {t for t in ngram_terms(text) if len(t) == 2 and not set(t) <= FUNCTION_CHARS}
-    return {t for t in terms if known(t)} if known else terms
+    return {t for t in ngram_terms(text) if len(t) == 2 and not set(t) <= FUNCTION_CHARS}
 
 
-def best_sentences(g: Gathered, block_of: Callable[[str], Block | None], terms: set[str],
-                   limit: int = 3) -> list[tuple[float, str, str]]:
-    """(coverage, sentence, chunk id) of the packed blocks' sentences, best first."""
-    from kb.quotes import sentences
+def best_sentences(g: Gathered, block_of: Callable[[str], Block | None],
+                   weights: Mapping[str, float], limit: int = 3) -> list[tuple[float, str, str]]:
+    """(weighted coverage, sentence, chunk id) of the packed blocks' sentences, best first.
 
+    Coverage is the share of the question's content-term weight that a sentence holds."""
+    total = sum(weights.values())
     scored = []
     for rank, chunk_id in enumerate(g.packed):
         block = block_of(chunk_id)
         for sentence in sentences(block.text) if block else []:
             grams = set(ngram_terms(to_simplified(sentence)))
-            coverage = len(terms & grams) / len(terms) if terms else 0.0
-            scored.append((coverage, -rank, sentence, chunk_id))
+            held = sum(w for t, w in weights.items() if t in grams)
+            scored.append((held / total if total else 0.0, -rank, sentence, chunk_id))
     scored.sort(reverse=True)
     return [(c, s, cid) for c, _, s, cid in scored[:limit]]
 
 
-def compose_open(g: Gathered, block_of: Callable[[str], Block | None], names: Sequence[str],
-                 known: Callable[[str], bool] | None = None) -> Draft:
-    terms = content_terms(g.plan.cleaned, [*names, *g.plan.names], known)
-    best = best_sentences(g, block_of, terms)
+def term_weights(terms: set[str], df: Callable[[str], int], n_docs: int) -> dict[str, float]:
+    """IDF weights of content terms; a term the novel never uses (a modern word, or the seam of
+    two words such as 婆离 in 老婆离婚) weighs `UNSEEN_WEIGHT` of the rarest term's weight."""
+    rarest = lucene_idf(1, n_docs)
+    return {t: lucene_idf(d, n_docs) if (d := df(t)) else rarest * UNSEEN_WEIGHT for t in terms}
+
+
+def compose_open(g: Gathered, block_of: Callable[[str], Block | None],
+                 people: PeopleIndex, question: str, df: Callable[[str], int], n_docs: int
+                 ) -> Draft:
+    names = [n for pid in g.plan.person_ids for n in people.people[pid].all_names]
+    terms = content_terms(g.plan.cleaned, [*names, *g.plan.names])
+    best = best_sentences(g, block_of, term_weights(terms, df, n_docs))
     if not best or (terms and best[0][0] < MIN_COVERAGE):
         missing = "、".join(sorted(terms)[:6])
         return Draft("insufficient", "", f"证据中找不到问题的要点（{missing}）。")
+    records = [h.record for h in g.knowledge[:KNOWLEDGE_LINES]]
+    lacking = missing_part(question, [s for _, s, _ in best],
+                           {p for r in records for p in participants(r)}, g.plan.person_ids, people)
+    if lacking:
+        return Draft("insufficient", "", lacking + "。")
     lines, quotes = [], []
-    for hit in g.knowledge[:2]:
+    for hit in g.knowledge[:KNOWLEDGE_LINES]:
         record = hit.record
         if isinstance(record, Event | Relation | State):
             q = _first_quote([SourceView.of(r) for r in record.sources])
@@ -129,21 +146,23 @@ def compose_open(g: Gathered, block_of: Callable[[str], Block | None], names: Se
     return Draft("answered", "\n".join(lines), quotes=quotes)
 
 
-def compose(g: Gathered, block_of: Callable[[str], Block | None],
-            people: Mapping[str, Person], known: Callable[[str], bool] | None = None) -> Draft:
-    names = [n for pid in g.plan.person_ids if pid in people for n in people[pid].all_names]
+def compose(g: Gathered, block_of: Callable[[str], Block | None], people: PeopleIndex,
+            question: str, df: Callable[[str], int], n_docs: int) -> Draft:
+    """The offline answer for the plan's kind."""
+    names = [n for pid in g.plan.person_ids for n in people.people[pid].all_names]
     if g.plan.kind == "pair" and g.pair is not None:
-        return _with_passages(compose_pair(g), g, block_of, names)
+        return _with_passages(compose_pair(g), g, block_of, names, df, n_docs)
     if g.plan.kind == "journey" and g.journey is not None:
         return compose_journey(g)
-    return compose_open(g, block_of, names, known)
+    return compose_open(g, block_of, people, question, df, n_docs)
 
 
 def _with_passages(draft: Draft, g: Gathered, block_of: Callable[[str], Block | None],
-                   names: Sequence[str]) -> Draft:
+                   names: Sequence[str], df: Callable[[str], int], n_docs: int) -> Draft:
     """A pair question that also asks something specific gets the sentences that answer it."""
     terms = content_terms(g.plan.cleaned, [*names, *g.plan.names])
-    best = [b for b in best_sentences(g, block_of, terms, limit=2) if b[0] >= MIN_COVERAGE]
+    weights = term_weights(terms, df, n_docs)
+    best = [b for b in best_sentences(g, block_of, weights, limit=2) if b[0] >= MIN_COVERAGE]
     if draft.status != "answered" or not terms or not best:
         return draft
     lines = [f"· {_cite((sentence, chunk_id))}" for _, sentence, chunk_id in best]
