@@ -1,0 +1,89 @@
+"""The LLM answer path of `/ask` against a real loopback server speaking the OpenAI protocol:
+a good reply, a quote that is not in its block, malformed output, a 429 and a timeout."""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest.store import Corpus
+from kb.answer_models import AskRequest
+from kb.ask import AskService
+from kb.bundle import load_bundle
+from kb.llm import ChatClient
+from kb.settings import DEFAULT_BUNDLE, Settings
+from providers.memory import MemoryProvider
+from tests.openai_stub import OpenAIStub, Reply
+
+pytest_plugins = ["tests.retrieval_fixtures"]
+QUESTION = "鲁智深和林冲怎么认识？"
+
+
+def make_service(corpus: Corpus, stub: OpenAIStub, timeout: float = 5.0,
+                 retries: int = 1) -> AskService:
+    settings = Settings(OPENAI_BASE_URL=stub.url, OPENAI_API_KEY="test-key", llm_timeout=timeout,
+                        llm_retries=retries)
+    bundle = load_bundle(DEFAULT_BUNDLE, corpus.blocks)
+    provider = MemoryProvider()
+    provider.load(bundle)
+    return AskService(settings, corpus, provider, llm=ChatClient(settings, backoff=0.01),
+                      bundle=bundle)
+
+
+def good_reply() -> Reply:
+    return Reply.json({
+        "status": "answered",
+        "answer": "林冲在菜园墙外看鲁智深使禅杖，喝采相识，当即结义，智深为兄。",
+        "citations": [{"chunk_id": "ch007_chunk_004", "quote": "林沖大喜，就當結義智深為兄"},
+                      {"chunk_id": "ch007_chunk_004", "quote": "林冲拜鲁智深为师，学了十八般武艺"}],
+    })
+
+
+def test_llm_answer_is_used_and_every_quote_checked(whole_book: Corpus,
+                                                    openai_stub: OpenAIStub) -> None:
+    openai_stub.script(good_reply())
+    r = make_service(whole_book, openai_stub).ask(AskRequest(question=QUESTION))
+    assert r.mode == "llm" and r.status == "answered"
+    assert [q.located for q in r.quotes] == [True, False]  # the invented quote is flagged
+    assert "未能" in (r.reason or "")
+    prompt = openai_stub.requests[0].prompt
+    assert "ch007_chunk_004" in prompt and QUESTION in prompt  # blocks are offered by id
+    assert openai_stub.requests[0].headers.get("authorization") == "Bearer test-key"
+
+
+def test_malformed_output_falls_back_to_the_offline_answer(whole_book: Corpus,
+                                                           openai_stub: OpenAIStub) -> None:
+    openai_stub.script(Reply.text("这不是 JSON"), Reply.text("{still not json"))
+    r = make_service(whole_book, openai_stub).ask(AskRequest(question=QUESTION))
+    assert r.mode == "offline" and r.status == "answered"
+    assert "LLM" in (r.reason or "") and all(q.located for q in r.quotes)
+
+
+def test_rate_limit_is_retried(whole_book: Corpus, openai_stub: OpenAIStub) -> None:
+    openai_stub.script(Reply.rate_limited(0.05), good_reply())
+    r = make_service(whole_book, openai_stub).ask(AskRequest(question=QUESTION))
+    assert r.mode == "llm" and len(openai_stub.requests) == 2
+
+
+def test_timeout_falls_back_offline(whole_book: Corpus, openai_stub: OpenAIStub) -> None:
+    openai_stub.script(Reply.slow(1.5), Reply.slow(1.5))
+    r = make_service(whole_book, openai_stub, timeout=0.3, retries=1).ask(
+        AskRequest(question=QUESTION))
+    assert r.mode == "offline" and r.status == "answered"
+
+
+def test_journey_stage_notes_come_from_the_llm(whole_book: Corpus,
+                                               openai_stub: OpenAIStub) -> None:
+    openai_stub.script(Reply.json({"status": "answered", "answer": "林冲一路从东京到梁山。",
+                                   "citations": [], "stage_notes": [{"index": 1,
+                                                                     "note": "在东京结识智深。"}]}))
+    r = make_service(whole_book, openai_stub).ask(AskRequest(question="林冲后来怎么样了"))
+    assert r.mode == "llm" and r.stages[0].note == "在东京结识智深。"
+    assert len(r.stages) > 1 and r.stages[1].note  # stages the LLM skipped keep the offline note
+
+
+@pytest.mark.parametrize("status", [400, 401])
+def test_client_errors_are_not_retried(whole_book: Corpus, openai_stub: OpenAIStub,
+                                       status: int) -> None:
+    openai_stub.script(Reply.error(status))
+    r = make_service(whole_book, openai_stub, retries=3).ask(AskRequest(question=QUESTION))
+    assert r.mode == "offline" and len(openai_stub.requests) == 1
