@@ -188,3 +188,6 @@ _kb_commands.register(app, bench_app)
 from cli import serve_commands as _serve_commands  # noqa: E402
 
 _serve_commands.register(app, bench_app)
+from cli import extract_commands as _extract_commands  # noqa: E402
+
+_extract_commands.register(app)

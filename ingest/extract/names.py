@@ -9,16 +9,14 @@ only inside the curated chapters, where their generic names mean them.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ingest.extract.cues import NAME_CONTEXT_EXCLUDE, NAME_FORMS_SKIPPED
+from ingest.extract.cues import NAME_CONTEXT_EXCLUDE, NAME_FORMS_SKIPPED, SCENE_FORMS
 from ingest.normalize import to_simplified
 from kb.errors import ConfigError
 from kb.models import Person
@@ -86,20 +84,22 @@ class Mention:
     form: str
 
 
+Trie = dict[str, "Trie"]
+
+
 def _trie_pattern(forms: Iterable[str]) -> str:
     """A regex that matches the longest form first, built as a character trie (fast on 1,000 forms)."""
-    trie: dict[str, dict[str, object]] = {}
+    trie: Trie = {}
     for form in forms:
-        node: dict[str, object] = trie
+        node = trie
         for ch in form:
-            node = node.setdefault(ch, {})  # type: ignore[assignment]
+            node = node.setdefault(ch, {})
         node[""] = {}
     return _node_pattern(trie)
 
 
-def _node_pattern(node: dict[str, object]) -> str:
-    branches = [re.escape(ch) + _node_pattern(child)  # type: ignore[arg-type]
-                for ch, child in sorted(node.items()) if ch]
+def _node_pattern(node: Trie) -> str:
+    branches = [re.escape(ch) + _node_pattern(child) for ch, child in sorted(node.items()) if ch]
     if not branches:
         return ""
     body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
@@ -138,36 +138,67 @@ class Roster:
         self.people: dict[str, Person] = {p.id: p for p in people}
         self.forms = list(forms)
         self._matchers: dict[frozenset[str], NameMatcher] = {}
+        self._owner_maps: dict[frozenset[str], dict[str, str]] = {}
+        self._chapter_keys: dict[int, frozenset[str]] = {}
+        self._embedded: dict[tuple[str, frozenset[str]], list[tuple[str, str]]] = {}
 
     @classmethod
     def build(cls, curated: Sequence[Person], lexicon: Sequence[LexiconEntry],
               curated_chapters: Iterable[int]) -> Roster:
-        from ingest.extract.resolve import merge_people  # resolution rules live in resolve.py
+        """Curated forms the lexicon lacks (衙内, 管营 …) are matched only in the curated chapters."""
+        from ingest.extract.resolve import id_map, merge_people  # resolution rules live there
 
         scope = frozenset(curated_chapters)
-        people, scoped = merge_people(curated, [e.person() for e in lexicon])
-        forms: list[NameForm] = []
-        for person in people:
-            chapters = scope if person.id in scoped else None
-            priority = CURATED if chapters is not None else None
-            for n, name in enumerate(person.all_names):
-                form = to_simplified(name)
-                if len(form) >= MIN_FORM and form not in NAME_FORMS_SKIPPED:
-                    forms.append(NameForm(form, person.id, priority or (PRIMARY if n == 0 else ALIAS),
-                                          chapters))
+        found = [e.person() for e in lexicon]
+        people, _ = merge_people(curated, found)
+        mapping = id_map(curated, found)
+        book_wide: dict[str, set[str]] = {}
+        for person in found:
+            book_wide.setdefault(mapping.get(person.id, person.id), set()).update(
+                to_simplified(n) for n in person.all_names)
+        forms = [f for person in people for f in _forms_of(person, book_wide.get(person.id, set()), scope)]
+        known = {p.id for p in people}
+        forms += [NameForm(to_simplified(form), person, CURATED, frozenset(range(first, last + 1)))
+                  for person, first, last, scene in SCENE_FORMS if person in known for form in scene]
         return cls(people, forms)
 
+    def embedded(self, form: str, chapter: int) -> list[tuple[str, str]]:
+        """Other people named inside a name form, with the rest of the form: 林冲娘子 →
+        [("lin_chong", "娘子")]. The rest is what tells the relation (see offline extraction)."""
+        key, owners = self._owners_in(chapter)
+        cached = self._embedded.get((form, key))
+        if cached is not None:
+            return cached
+        me = owners.get(form)
+        found: list[tuple[str, str]] = []
+        for size in range(len(form) - 1, MIN_FORM - 1, -1):
+            for at in range(len(form) - size + 1):
+                other = owners.get(form[at:at + size])
+                if other is not None and other != me and all(other != o for o, _ in found):
+                    found.append((other, form[:at] + form[at + size:]))
+        self._embedded[(form, key)] = found
+        return found
+
+    def _scope_key(self, chapter: int) -> frozenset[str]:
+        key = self._chapter_keys.get(chapter)
+        if key is None:
+            key = self._chapter_keys[chapter] = frozenset(
+                f"{f.form}\0{f.person}" for f in self.forms if f.chapters is not None and f.applies(chapter))
+        return key
+
+    def _owners_in(self, chapter: int) -> tuple[frozenset[str], dict[str, str]]:
+        key = self._scope_key(chapter)
+        owners = self._owner_maps.get(key)
+        if owners is None:
+            owners = self._owner_maps[key] = _owners(f for f in self.forms if f.applies(chapter))
+        return key, owners
+
     def matcher(self, chapter: int) -> NameMatcher:
-        applicable = [f for f in self.forms if f.applies(chapter)]
-        key = frozenset(f"{f.form}\0{f.person}" for f in applicable if f.chapters is not None)
+        key, owners = self._owners_in(chapter)
         matcher = self._matchers.get(key)
         if matcher is None:
-            matcher = self._matchers[key] = NameMatcher(_owners(applicable))
+            matcher = self._matchers[key] = NameMatcher(owners)
         return matcher
-
-    @cached_property
-    def _by_form(self) -> dict[str, str]:
-        return _owners([f for f in self.forms if f.chapters is None])
 
     def resolve(self, name: str, chapter: int | None = None) -> str | None:
         """The person id a name denotes (in the chapter when given), or None."""
@@ -182,7 +213,22 @@ class Roster:
         self.forms += [NameForm(to_simplified(n), person.id, ALIAS) for n in person.all_names
                        if len(n) >= MIN_FORM]
         self._matchers.clear()
-        self.__dict__.pop("_by_form", None)
+        self._owner_maps.clear()
+        self._embedded.clear()
+        self._chapter_keys.clear()
+
+
+def _forms_of(person: Person, book_wide: set[str], scope: frozenset[int]) -> list[NameForm]:
+    forms = []
+    for n, name in enumerate(person.all_names):
+        form = to_simplified(name)
+        if len(form) < MIN_FORM or form in NAME_FORMS_SKIPPED:
+            continue
+        if form in book_wide:
+            forms.append(NameForm(form, person.id, PRIMARY if n == 0 else ALIAS))
+        else:
+            forms.append(NameForm(form, person.id, CURATED, scope))
+    return forms
 
 
 def _owners(forms: Iterable[NameForm]) -> dict[str, str]:
@@ -200,7 +246,3 @@ def _owners(forms: Iterable[NameForm]) -> dict[str, str]:
 def load_roster(lexicon_path: Path, curated: Sequence[Person],
                 curated_chapters: Iterable[int]) -> Roster:
     return Roster.build(curated, read_lexicon(lexicon_path), curated_chapters)
-
-
-def dump_lexicon_line(entry: LexiconEntry) -> str:
-    return json.dumps(entry.model_dump(exclude_none=True), ensure_ascii=False)

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ingest.chunking import Block
-from ingest.normalize import normalize
+from ingest.normalize import normalize, normalize_with_offsets
 
 SEGMENT_BREAK = re.compile(r"[。！？；!?;\n「」『』“”‘’]")
 """Sentence ends and speech marks: a speaker (宋江道：) and the speech are separate segments."""
@@ -98,6 +98,23 @@ def widen(text: str, segment: Span, span: Span, limit: int = MAX_QUOTE) -> Itera
         if len(wider) > limit:
             return
         yield wider
+
+
+def locate(text: str, quote: str) -> Span | None:
+    """Where a quote lies in a text, compared after normalization (script, punctuation)."""
+    needle = normalize(quote)
+    if len(needle) < 2:
+        return None
+    folded, offsets = normalize_with_offsets(text)
+    at = folded.find(needle)
+    if at < 0:
+        return None
+    return Span(offsets[at], offsets[at + len(needle) - 1] + 1)
+
+
+def segment_of(text: str, span: Span) -> Span:
+    """The segment that holds the span, or the span itself when it crosses segments."""
+    return next((s for s in segments(text) if s.covers(span.start, span.end)), span)
 
 
 class ChapterTexts:

@@ -1,0 +1,226 @@
+"""The curated cue map of the offline extractor: which words signal which relation, state or place.
+
+Every pattern is a regular expression matched on the simplified text of one segment (a sentence or
+a piece of quoted speech). A relation cue pairs the people named next to it:
+
+* `forward`: the person named before the cue is the relation's source, the one after its target
+  (武松杀了西门庆 → killed: 武松 → 西门庆). The passive 被/吃/遭 and the 把/将 constructions swap the
+  roles (西门庆被武松杀了, 武松把西门庆杀了).
+* `backward`: the person after the cue is the source (林冲拜智深为兄 is symmetric, but
+  李四的主人张三 → servant: 李四 → 张三 is `backward` for a noun such as 主人).
+* `none`: undirected; two people joined before the cue also pair up (林冲与智深结义).
+
+`gap_before` / `gap_after` bound the characters between the names and the cue: relational nouns
+(浑家, 哥哥, 伴当) only count when they sit right between the names (武大的浑家潘金莲). Confidence
+is the cue's base value, lowered by the gaps (see `offline.relation_confidence`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+Direction = Literal["forward", "backward", "none"]
+StateKind = Literal["status", "place", "title", "possession"]
+
+
+@dataclass(frozen=True)
+class RelationCue:
+    """A cue word pattern and the relation it signals between the people named around it."""
+
+    type: str
+    pattern: re.Pattern[str]
+    direction: Direction
+    confidence: float
+    gap_before: int = 8
+    gap_after: int = 2
+    """characters allowed between the cue and the next name; −1: only names before the cue pair"""
+    note: str = ""
+
+
+def _cue(type_: str, pattern: str, direction: Direction, confidence: float, gap_before: int = 8,
+         gap_after: int = 2, note: str = "") -> RelationCue:
+    return RelationCue(type_, re.compile(pattern), direction, confidence, gap_before, gap_after, note)
+
+
+RELATION_CUES: tuple[RelationCue, ...] = (
+    _cue("sworn_brothers", r"结义|结拜|结为兄弟|结为弟兄|结做弟兄|结识为兄弟|八拜为交|"
+         r"拜为兄|拜做哥哥|拜为哥哥|认做兄弟|拜.{0,3}为兄",
+         "none", 0.8, note="结义/结拜/拜…为兄"),
+    _cue("master_disciple", r"拜(?=[^，、：]{1,8}为师)", "backward", 0.8, gap_after=1,
+         note="A拜B为师: B is the master (source)"),
+    _cue("master_disciple", r"(?:点拨|指点|指教|传授|教)(?=[^，、：]{0,6}(?:武艺|枪棒|枪法|棒法|本事|法术))",
+         "forward", 0.6, gap_before=3, gap_after=1, note="A教B武艺/枪棒"),
+    _cue("master_disciple", r"师父|徒弟", "none", 0.5, gap_before=2, gap_after=1),
+    _cue("spouse", r"浑家|娘子|老婆|妻子|之妻|的妻|大娘子|丈夫|老公|夫人", "none", 0.6, gap_before=2,
+         gap_after=0, note="A的浑家B, A娘子B"),
+    _cue("spouse", r"娶了?|纳了?|嫁(?:与|给|了)?", "none", 0.55, gap_before=3, gap_after=1),
+    _cue("family", r"亲兄弟|嫡亲|胞弟|兄弟两个|弟兄两个|兄弟二人|弟兄二人|之子|的儿子|孩儿|之父|"
+         r"的父亲|老父|父亲|母亲|老母|叔叔|嫂嫂|哥哥|兄长|侄儿|叔父|表兄|表弟|之女|的女儿|兄弟|孙子",
+         "none", 0.55, gap_before=1, gap_after=0, note="relational nouns right between the names"),
+    _cue("father_in_law", r"丈人|岳父|泰山|岳丈", "backward", 0.6, gap_before=2, gap_after=0,
+         note="A的丈人B: B is the father-in-law (source)"),
+    _cue("father_in_law", r"女婿|贤婿", "forward", 0.6, gap_before=2, gap_after=0),
+    _cue("rescuer", r"救了|救得|救出|救起|救下|相救|搭救|救护|救了性命|劫了法场|救", "forward", 0.6,
+         gap_before=8, gap_after=2, note="A救了B; 被A救了"),
+    _cue("killed", r"杀了|杀死|杀却|杀翻|杀倒|搠死|搠翻|搠倒|砍死|砍翻|砍倒|剁翻|剁了|斩了|斩首|斩讫|斩于|"
+         r"打死|射死|刺死|勒死|结果了|割了.{0,2}头|害了.{0,2}性命", "forward", 0.65,
+         gap_before=8, gap_after=2, note="杀/搠/斩 … with the victim after the cue"),
+    _cue("killed", r"(?<![厮混])(?:杀|搠|斩|砍|剁)(?![奔入出将进退散败气伐人戮来去过上下回到])",
+         "forward", 0.55, gap_before=3, gap_after=0, note="bare 杀/搠/斩 right before the victim"),
+    _cue("fought", r"厮杀|交锋|交战|交手|大战|斗了|相斗|斗到|战了|战到|迎敌|对敌|争斗|厮打|厮并|相持|比试|"
+         r"斗敌|力战|独战|夹攻|合战|鏖战",
+         "none", 0.55, gap_before=6, gap_after=2, note="A与B斗了五十合"),
+    _cue("fought", r"(?:战|斗|迎住|拦住|敌住)(?![船马鼓书袍法场阵表])", "none", 0.5, gap_before=1,
+         gap_after=0, note="A战B"),
+    _cue("fought", r"捉了|捉得|活捉|擒了|生擒|拿了|拿住|捉住|擒住|活拿", "forward", 0.5, gap_before=3,
+         gap_after=1, note="A活捉B: capture in a fight"),
+    _cue("fought", r"揪倒|揪住|打倒|推倒|踢倒|踢翻|按倒|按住|打翻|劈|一拳|一脚|踢", "forward", 0.45,
+         gap_before=3, gap_after=1, note="A打翻B; 被A揪倒: blows"),
+    _cue("benefactor", r"赍发|资助|周济|接济|送与|赠与|赠|举荐|荐|修书", "forward", 0.5, gap_before=6,
+         gap_after=2, note="A赍发B盘缠"),
+    _cue("superior", r"差遣|差|遣|调遣|着令|传令|吩咐|分付|令(?![尊爱郎堂兄弟嫒箭人旗])", "forward", 0.45,
+         gap_before=6, gap_after=1, note="A差B去…"),
+    _cue("superior", r"手下|部下|麾下|帐下|帐前|属下", "forward", 0.5, gap_before=2, gap_after=3),
+    _cue("servant", r"伴当|家人|仆人|小厮|心腹|管家|从人|养娘|女使|使女|丫鬟|随从|主人", "backward", 0.5,
+         gap_before=2, gap_after=0, note="A的伴当B: B serves A (source B)"),
+    _cue("host_guest", r"管待|款待|相待|置酒|接风|设宴|安排筵席|安排酒食|留在庄上|留住", "forward", 0.5,
+         gap_before=8, gap_after=2),
+    _cue("enemy", r"仇人|冤仇|冤家|有仇|结仇|仇恨|对头", "none", 0.5, gap_before=4, gap_after=2),
+    _cue("persecutor", r"陷害|谋害|加害|暗算|诬告|诬陷|算计|设计|谋了|害了|害", "forward", 0.55,
+         gap_before=6, gap_after=1, note="A陷害B; 被A陷害"),
+    _cue("friend", r"相识|故交|旧交|旧识|相交|知己|好友|朋友|故人|至交|交好|交厚|相好", "none", 0.5,
+         gap_before=6, gap_after=2),
+    _cue("ally", r"商议|商量|计议|合伙|一伙|同谋|约会|聚义|相助|帮助|助战|救应", "none", 0.45,
+         gap_before=6, gap_after=-1, note="A与B商议 (names before the cue only)"),
+    _cue("colleague", r"两个|二人|两位|二位|两人|二个", "none", 0.4, gap_before=1, gap_after=-1,
+         note="A、B两个: two people acting together"),
+    _cue("host_guest", r"投奔|投托|去投|来投|投靠|寄居", "backward", 0.5, gap_before=6, gap_after=1,
+         note="A投奔B: B is the host (source)"),
+    _cue("acquaintance", r"相见|相会|认得|见了|拜见|参见|拜识|结识|来见|去见|看见|遇见|撞见", "none", 0.4,
+         gap_before=6, gap_after=1),
+    _cue("acquaintance", r"问|对|向|叫|唤|请|劝|谢|扶起|扶|迎接|接着|接见|陪|邀|拜了|拜谢|称谢|说与|告诉|"
+         r"吩咐|便教|教|"
+         r"见|引|领着|带着|带了|送|辞别|别了|拜辞|寻|访|投见|会见|约|留|随着|跟着|同",
+         "none", 0.4, gap_before=2, gap_after=0, note="A问B / A扶起B: the two meet and talk"),
+)
+"""Relation cues, strongest first; one sentence may signal several types for the same pair."""
+
+NEGATION = re.compile(r"[不没休莫未勿]|要|欲|想|待要|若|只怕|恐")
+"""Between a name and its cue, these mark a negated, intended or feared act: no relation."""
+HEARSAY = re.compile(r"闻|听|见|知|说|道|报")
+"""Between the first name and a directed cue: the first person only hears of the act (王庆闻宋朝遣宋江)."""
+PASSIVE = ("被", "吃", "遭", "喫")
+"""Right before the agent: 林冲被陆谦陷害 → persecutor: 陆谦 → 林冲."""
+DISPOSAL = ("把", "将")
+"""Right before the patient: 武松把西门庆杀了 → killed: 武松 → 西门庆."""
+PAIR_CONNECTORS = frozenset({"与", "和", "同", "跟"})
+"""Two names joined by one of these before an undirected cue pair up (林冲与智深结义); a 、 list
+(宋江、吴用、花荣都来相见) names co-agents, not the two sides."""
+PATIENT_TAIL = re.compile(
+    r"(?:的|之)?(?:老小|家小|一门|家眷|一家|老母|手下|部下|军马|人马|兵马|大军|寨|庄|军|家|阵|营)")
+"""After the second name, these mean its people or camp are meant (杀梁中书老小), not the person."""
+CLAUSE_OPENERS = ("且说", "却说", "话说", "再说", "当下", "只见", "原来", "次日", "当时", "随即", "当日")
+"""A name right after one of these, or at a clause start, is the subject of the following clauses."""
+CONNECTORS = frozenset({"", "、", "和", "与", "同", "并", "及", "跟", "共", "、和"})
+"""What may join two names into one list (林冲、鲁智深 / 林冲与智深)."""
+
+
+@dataclass(frozen=True)
+class StateCue:
+    """A cue that gives a person a status, title or place from this chapter on."""
+
+    kind: StateKind
+    pattern: re.Pattern[str]
+    value: str = ""
+    """fixed value; empty: the pattern's first group (or `{0}`-formatted) is the value"""
+    side: Literal["before", "after"] = "before"
+    gap: int = 4
+    confidence: float = 0.5
+    note: str = ""
+
+
+def _state(kind: StateKind, pattern: str, value: str = "",
+           side: Literal["before", "after"] = "before", gap: int = 4, confidence: float = 0.5,
+           note: str = "") -> StateCue:
+    return StateCue(kind, re.compile(pattern), value, side, gap, confidence, note)
+
+
+STATE_CUES: tuple[StateCue, ...] = (
+    _state("status", r"上梁山|投梁山|上山入伙|梁山泊入伙|梁山入伙|投奔梁山", "上梁山入伙", gap=6,
+           confidence=0.6),
+    _state("status", r"落草|入伙|占山为王|聚众", "落草入伙", gap=4, confidence=0.55),
+    _state("status", r"刺配(?:到|去|在)?((?:[\u4e00-\u9fff]{1,2})(?:州|府))", "刺配{0}", gap=6,
+           confidence=0.6, note="刺配沧州 → status 刺配沧州"),
+    _state("status", r"刺配|发配|迭配", "刺配", gap=6, confidence=0.5),
+    _state("status", r"(?<![打杀搠砍射斩害药勒毒])(?:身死|身亡|丧命|殒命|阵亡|气绝|死了|死于|归天|自缢|身故)",
+           "身亡", gap=2, confidence=0.5),
+    _state("status", r"受了招安|受招安|归顺朝廷|招安", "受招安", gap=6, confidence=0.45),
+    _state("status", r"下在牢里|监在牢里|下在大牢|下了大牢|监禁|收监|押入牢|推入牢", "下狱", gap=6,
+           confidence=0.5),
+    _state("title",
+           r"(?:做了?|充|当了?|任|升|授|封|拜为|补|参)([\u4e00-\u9fff]{0,4}?(?:都头|提辖|知寨|制使|押司|头领|"
+           r"寨主|教头|团练|总管|指挥使|太守|知府|知县|节级|牌头|孔目|军师|先锋|都统制|统制|防御使|元帅|将军|都监))",
+           gap=8, confidence=0.55, note="做了步兵都头 → title 步兵都头"),
+)
+"""State cues; `side` says whether the person is named before or after the cue."""
+
+PLACE_TO = re.compile(r"(?:来到|到了|到得|投|前往|奔|回到|径投|径奔|直奔|去|上|入|在)$")
+"""A place right after one of these verbs is where the person named before goes or is."""
+
+PLACES: tuple[str, ...] = (
+    # the capital and cities
+    "东京", "汴梁", "开封府", "大名府", "北京", "济州", "郓城县", "沧州", "孟州", "江州", "青州", "华州",
+    "渭州", "代州", "雁门县", "蓟州", "高唐州", "凌州", "东平府", "东昌府", "阳谷县", "清河县", "沂水县",
+    "无为军", "寿张县", "恩州", "扬州", "润州", "常州", "苏州", "杭州", "睦州", "歙州", "宣州", "湖州",
+    "秀州", "无锡县", "宛州", "荆南", "南丰", "山南", "西京", "陈州", "威胜", "盖州", "昭德", "壶关",
+    "晋宁", "汾阳", "檀州", "幽州", "霸州", "燕京", "蓟州城", "泰安州", "华阴县", "史家村",
+    # Liangshan and other strongholds
+    "梁山泊", "梁山", "聚义厅", "忠义堂", "金沙滩", "宛子城", "蓼儿洼", "鸭嘴滩", "二龙山", "宝珠寺",
+    "桃花山", "少华山", "清风山", "清风寨", "对影山", "黄门山", "饮马川", "芒砀山", "枯树山", "白虎山",
+    "揭阳岭", "揭阳镇", "浔阳江", "浔阳楼", "琵琶亭", "白龙庙", "黄泥冈", "东溪村", "西溪村",
+    "石碣村", "安乐村", "祝家庄", "扈家庄", "李家庄", "独龙冈", "曾头市", "东庄", "沂岭",
+    "景阳冈", "紫石街", "狮子桥", "十字坡", "快活林", "安平寨", "飞云浦", "鸳鸯楼", "蜈蚣岭",
+    "翠屏山", "瓦罐寺", "赤松林", "桃花村", "五台山", "文殊院", "大相国寺",
+    "野猪林", "山神庙", "草料场", "白虎节堂", "白虎堂", "岳庙", "天王堂", "牢城营", "菜园",
+    "状元桥", "桃花庄", "刘太公庄", "还道村",
+    "登州", "登云山", "独松关", "昱岭关", "乌龙岭", "清溪县", "帮源洞", "方腊宫", "楚州",
+    "翠云楼", "留守司", "枯井", "高唐州城", "柴皇城", "孟州城", "张都监家",
+    "陈桥驿", "紫宸殿", "御街", "樊楼", "李师师家", "岱岳庙", "汶上县",
+)
+"""Places recognized in event titles and place states (simplified script), longest matched first."""
+
+ACTIONS: tuple[tuple[str, str], ...] = (
+    ("打虎", "打虎"), ("结义", "结义"), ("结拜", "结义"), ("劫法场", "劫法场"), ("劫了法场", "劫法场"),
+    ("放火", "放火"), ("杀", "厮杀"), ("搠", "厮杀"), ("斩", "斩杀"), ("救", "相救"), ("捉", "擒拿"),
+    ("擒", "擒拿"), ("拿住", "擒拿"), ("厮杀", "厮杀"), ("交锋", "交锋"), ("交战", "交战"), ("斗", "相斗"),
+    ("比试", "比试"), ("商议", "商议"), ("商量", "商议"), ("计议", "商议"), ("投奔", "投奔"),
+    ("入伙", "入伙"), ("落草", "落草"), ("招安", "招安"), ("上梁山", "上梁山"), ("饮酒", "饮酒"),
+    ("吃酒", "饮酒"), ("筵席", "设宴"), ("管待", "款待"), ("相见", "相见"), ("拜见", "拜见"),
+    ("下书", "下书"), ("追赶", "追赶"), ("逃", "逃走"), ("埋伏", "埋伏"), ("攻打", "攻打"),
+    ("刺配", "刺配"), ("审问", "审问"), ("告", "告状"), ("送", "相送"), ("请", "相请"), ("见", "相见"),
+)
+"""(word, label): the first word found in an event's quote (else its block) names its action."""
+
+NAME_CONTEXT_EXCLUDE: dict[str, tuple[str, ...]] = {
+    "孔明": ("诸葛",),
+    "公明": ("诸葛",),
+    "宋江": (),
+}
+"""A name form is not a mention when preceded by one of these (诸葛孔明 is not 孔明 the hero)."""
+
+SCENE_FORMS: tuple[tuple[str, int, int, tuple[str, ...]], ...] = (
+    ("pan_jinlian", 24, 26, ("那妇人", "妇人", "嫂嫂", "淫妇", "那婆娘", "金莲")),
+    ("wang_po", 24, 26, ("那婆子", "干娘", "王干娘", "老猪狗")),
+    ("yan_poxi", 20, 21, ("那婆娘", "婆娘", "这婆娘")),
+    ("yan_po", 20, 21, ("那婆子", "阎婆")),
+    ("pan_qiaoyun", 44, 46, ("那妇人", "妇人", "淫妇", "那婆娘")),
+    ("jia_shi", 61, 62, ("那妇人", "娘子")),
+)
+"""Scene coreference: (person, first chapter, last chapter, forms). Inside these chapters the text
+calls the woman at the centre of the story 那妇人/淫妇 far more often than by name (潘金莲 is named
+8 times in the book); there, and only there, these forms denote her."""
+
+NAME_FORMS_SKIPPED: frozenset[str] = frozenset({"天子", "官家", "圣上", "哥哥", "兄弟", "大哥"})
+"""Forms never matched: titles and address terms that denote whoever holds them at the time."""
