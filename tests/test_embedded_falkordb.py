@@ -57,6 +57,22 @@ def test_graph_survives_a_restart(server: EmbeddedServer,
         again.close()
 
 
+def test_reloads_do_not_grow_the_append_only_log(server: EmbeddedServer,
+                                                 kb_curated_bundle: KnowledgeBundle) -> None:
+    """Each load rewrites the log: a restart replays the current graph, not every past load."""
+    provider = FalkorDBProvider(server=server, graph_name="kbx:aof")
+    try:
+        sizes = []
+        for _ in range(3):
+            provider.load(kb_curated_bundle)
+            logs = (server.directory / "appendonlydir").glob("*.incr.aof")
+            sizes.append(sum(p.stat().st_size for p in logs))
+        assert max(sizes) < 64 * 1024, sizes
+        assert provider.stats().events == len(kb_curated_bundle.events)
+    finally:
+        provider.close()
+
+
 def test_a_running_server_is_reused(server: EmbeddedServer) -> None:
     url = server.ensure_running()
     other = EmbeddedServer(server.directory)
