@@ -2,7 +2,7 @@
 
 Extraction writes one part per chapter under `<data_dir>/<corpus>/extracted/parts/`, rebuilds the
 extracted bundle in `extracted/` and the merged bundle (curated + extracted, curated wins) in
-`bundle/`, which `kbx kb load --bundle <data_dir>/<corpus>/bundle` loads.
+`bundle/`, which `kbx kb load` (and the service) then load instead of the curated bundle.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def _print_summary(summary: RunSummary, client: ChatClient | None) -> None:
         console.print(f"[yellow]{failed} blocks failed; run the same command again to retry them "
                       "(answered blocks come from the cache)[/]")
     console.print(f"merged bundle: {summary.bundle_dir}  "
-                  f"(load it: kbx kb load --bundle {summary.bundle_dir})", highlight=False)
+                  f"(the service and `kbx kb load` use it from now on)", highlight=False)
 
 
 @extract_app.command("report")

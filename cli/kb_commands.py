@@ -50,11 +50,11 @@ def kb_errors(func: Callable[P, R]) -> Callable[P, R]:
 @contextlib.contextmanager
 def session(provider: str | None, bundle: Path | None = None) -> Iterator[RelationProvider]:
     """An open provider; a memory provider gets the bundle loaded first. Always closed."""
-    cfg: Settings = settings(provider=provider, bundle=bundle)
+    cfg: Settings = settings(provider=provider)
     store = open_provider(cfg)
     try:
         if cfg.provider == "memory":
-            store.load(bundle_for(cfg))
+            store.load(bundle_for(cfg, bundle))
         yield store
     finally:
         store.close()
@@ -71,8 +71,9 @@ def _quote(sources: list[SourceView], limit: int = 48) -> str:
 def load_command(provider: ProviderOpt = None, bundle: BundleOpt = None,
                  json_out: JsonOpt = False) -> None:
     """Validate the bundle against the corpus and load it into the store (atomically)."""
-    cfg = settings(provider=provider, bundle=bundle)
-    knowledge = bundle_for(cfg)
+    cfg = settings(provider=provider)
+    directory = bundle or cfg.active_bundle_dir()
+    knowledge = bundle_for(cfg, directory)
     store = open_provider(cfg)
     try:
         report = store.load(knowledge)
@@ -81,7 +82,7 @@ def load_command(provider: ProviderOpt = None, bundle: BundleOpt = None,
     if json_out:
         print_json(report)
         return
-    console.print(f"loaded {cfg.bundle} into {report.backend} graph {report.graph!r} in "
+    console.print(f"loaded {directory} into {report.backend} graph {report.graph!r} in "
                   f"{report.seconds * 1000:.0f} ms: {report.people} people, {report.events} "
                   f"events, {report.relations} relations, {report.states} states, "
                   f"{report.chapters} chapters", highlight=False)
@@ -241,8 +242,8 @@ def bench_kb_command(samples: Annotated[int, typer.Option("--samples", min=10)] 
     """Load time and pair/journey/path latency (p50, p99): FalkorDB and networkx side by side."""
     from providers.bench import run_bench
 
-    cfg = settings(bundle=bundle)
-    knowledge = bundle_for(cfg)
+    cfg = settings()
+    knowledge = bundle_for(cfg, bundle)
     memory = open_provider(cfg, "memory")
     falkor = open_provider(cfg, "falkordb", graph=f"kbx:{cfg.corpus_name}:bench")
     try:

@@ -44,7 +44,8 @@ def build_corpus(chapters: list[Chapter], chunk_size: int) -> Corpus:
 
 
 def store_dir(data_dir: Path, corpus_name: str) -> Path:
-    return data_dir / corpus_name
+    """The block store of a corpus, beside (not above) its extracted and merged bundles."""
+    return data_dir / corpus_name / "blocks"
 
 
 def save_corpus(corpus: Corpus, directory: Path, manifest: dict[str, object]) -> None:

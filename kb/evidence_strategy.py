@@ -14,9 +14,7 @@ from retrieval.retriever import Retriever, SearchOptions
 
 def active_bundle(cfg: Settings, corpus: Corpus) -> KnowledgeBundle:
     """The merged (curated + extracted) bundle when one was built, else the curated one."""
-    merged = cfg.resolved_data_dir() / cfg.corpus_name / "bundle"
-    directory = merged if (merged / "people.jsonl").exists() else cfg.bundle
-    return load_bundle(directory, corpus.blocks)
+    return load_bundle(cfg.active_bundle_dir(), corpus.blocks)
 
 
 def _pipeline_for(bundle: KnowledgeBundle, budget: int, expansion: bool) -> EvidencePipeline:

@@ -49,3 +49,17 @@ class Settings(BaseSettings):
 
     def resolved_data_dir(self) -> Path:
         return self.data_dir if self.data_dir.is_absolute() else Path.cwd() / self.data_dir
+
+    def corpus_dir(self) -> Path:
+        """Everything built from one corpus: `blocks/`, `extracted/`, `bundle/`, caches."""
+        return self.resolved_data_dir() / self.corpus_name
+
+    def merged_bundle_dir(self) -> Path:
+        """Curated + extracted records, written by `kbx extract`."""
+        return self.corpus_dir() / "bundle"
+
+    def active_bundle_dir(self) -> Path:
+        """What the service loads: the merged bundle once `kbx extract` has run, else the curated
+        one (`KBX_BUNDLE`)."""
+        merged = self.merged_bundle_dir()
+        return merged if (merged / "people.jsonl").exists() else self.bundle

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ingest.chunking import chunk_corpus
 from ingest.corpus import read_corpus
 from kb.bundle import KnowledgeBundle, load_bundle
@@ -38,7 +40,8 @@ def open_provider(settings: Settings, provider: str | None = None,
     return FalkorDBProvider(server=embedded_server(settings), graph_name=name)
 
 
-def bundle_for(settings: Settings) -> KnowledgeBundle:
-    """The configured bundle, validated against the configured corpus and chunking."""
+def bundle_for(settings: Settings, directory: Path | None = None) -> KnowledgeBundle:
+    """A bundle (by default the active one: merged if extracted, else curated), validated against
+    the configured corpus and chunking."""
     blocks = chunk_corpus(read_corpus(settings.corpus), settings.chunk_size)
-    return load_bundle(settings.bundle, blocks)
+    return load_bundle(directory or settings.active_bundle_dir(), blocks)

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The main job on the embedded defaults: ingest the bundled novel, load the knowledge into the
-# embedded FalkorDB, start the service, and print a real answer with its citations and quote checks.
+# The main job on the embedded defaults: ingest the bundled novel, extract the whole book's
+# knowledge (offline) and merge it with the curated records, load it into the embedded FalkorDB, start the service, and print a real answer with its citations and quote checks.
 set -euo pipefail
 KBX=${KBX:-kbx}
 PY=$(dirname "$KBX")/python
 PORT=${PORT:-8000}
 mkdir -p var
 "$KBX" ingest
+"$KBX" extract --offline
 "$KBX" kb load
 if [[ -f var/serve.pid ]] && kill -0 "$(cat var/serve.pid)" 2>/dev/null; then
   kill "$(cat var/serve.pid)" && sleep 1

@@ -32,9 +32,18 @@ def run(data_dir: Path, *args: str) -> tuple[int, str]:
 
 
 def test_ingest_writes_the_store(data_dir: Path) -> None:
-    manifest = json.loads((data_dir / "shuihu" / "manifest.json").read_text())
+    manifest = json.loads((data_dir / "shuihu" / "blocks" / "manifest.json").read_text())
     assert manifest["chapters"] == [7, 8, 9, 10, 11]
     assert 50 <= manifest["blocks"] <= 65
+
+
+def test_ingest_again_keeps_the_extracted_knowledge(tmp_path: Path) -> None:
+    keep = tmp_path / "shuihu" / "bundle"
+    keep.mkdir(parents=True)
+    (keep / "people.jsonl").write_text("", encoding="utf-8")
+    result = runner.invoke(app, ["ingest", "--chapters", "7"], env={"KBX_DATA_DIR": str(tmp_path)})
+    assert result.exit_code == 0, result.output
+    assert (keep / "people.jsonl").exists()
 
 
 def test_search_json_has_the_whole_trace(data_dir: Path) -> None:

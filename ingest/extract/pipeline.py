@@ -6,7 +6,7 @@ Layout under `<data_dir>/<corpus_name>/`:
 * `extracted/` – the extracted bundle (all parts, relations merged across chapters) and
   `mentions.jsonl` (block → person → mentions);
 * `bundle/` – curated records merged with the extracted ones (curated wins), what
-  `kbx kb load --bundle` reads.
+  `kbx kb load` and the service read (see `Settings.active_bundle_dir`).
 
 Both bundle directories are written into a temporary sibling and swapped in by rename.
 """
@@ -59,7 +59,7 @@ class Paths:
 
     @classmethod
     def of(cls, settings: Settings) -> Paths:
-        return cls(settings.resolved_data_dir() / settings.corpus_name)
+        return cls(settings.corpus_dir())
 
     @property
     def extracted(self) -> Path:
@@ -71,7 +71,7 @@ class Paths:
 
     @property
     def bundle(self) -> Path:
-        return self.root / "bundle"
+        return self.root / "bundle"  # = Settings.merged_bundle_dir()
 
     @property
     def cache(self) -> Path:
