@@ -24,7 +24,7 @@ from kb.answer_models import (
 )
 from kb.bundle import KnowledgeBundle
 from kb.compose import Draft, compose
-from kb.errors import QueryRejected
+from kb.errors import NotFound, QueryRejected
 from kb.evidence import EvidencePipeline, Gathered
 from kb.evidence_strategy import active_bundle
 from kb.llm import ChatClient
@@ -97,7 +97,7 @@ class AskService:
     def _answer(self, question: str, g: Gathered) -> tuple[Draft, str]:
         ngram = self.corpus.retriever.indexes["ngram"]
         offline = compose(g, self.corpus.block, self.pipeline.people, question, ngram.df,
-                          ngram.n_docs)
+                          ngram.n_docs, self._relation_types)
         if self.llm is None:
             return offline, "offline"
         try:
@@ -138,6 +138,14 @@ class AskService:
                    "ranking": [{"chunk_id": c, "origin": g.origins.get(c, "lexical"),
                                 "decision": g.decisions.get(c)} for c in g.ranking[:40]],
                    "packed": g.packed})
+
+    def _relation_types(self, a: str, b: str) -> set[tuple[str, str]]:
+        try:
+            relations = self.provider.pair(a, b).relations
+        except NotFound:
+            return set()
+        bundle = self.pipeline.bundle
+        return {(r.type, getattr(bundle.get(r.id), "origin", "extracted")) for r in relations}
 
     @staticmethod
     def _stage_sources(g: Gathered, title: str) -> list[SourceView]:

@@ -3,25 +3,24 @@ the packed blocks, every statement with a verbatim quote and its block id. Needs
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ingest.chunking import Block
-from ingest.normalize import to_simplified
 from kb.answer_models import StageNote
+from kb.coverage import best_sentences, question_weights
 from kb.evidence import Gathered
 from kb.knowledge import participants
 from kb.models import Event, Relation, State
 from kb.planner import PeopleIndex
 from kb.quotes import sentences
-from kb.sufficiency import missing_part
+from kb.sufficiency import RelationTypes, missing_part, premise_problem
 from kb.views import SourceView
-from retrieval.analyzers import FUNCTION_CHARS, clean_query, ngram_terms
-from retrieval.bm25 import lucene_idf
 
 KNOWLEDGE_LINES = 2
-MIN_COVERAGE = 0.34
-UNSEEN_WEIGHT = 0.5
+MIN_COVERAGE = 0.25
+"""An open question is answered only when a sentence of the evidence holds at least this share of
+the question's content weight (`kb.coverage`); calibrated on the dev sets (README)."""
 """An open question is answered only when some sentence of the evidence holds at least this share
 of the question's own content bigrams (names excluded); calibrated on the dev sets (README)."""
 
@@ -86,46 +85,14 @@ def compose_journey(g: Gathered) -> Draft:
                  quotes=quotes, stages=stages)
 
 
-def content_terms(question: str, names: Sequence[str]) -> set[str]:
-    """The question's own bigrams, without names and question words: what an answer must touch."""
-    text = clean_query(question)
-    for name in sorted(names, key=len, reverse=True):
-        text = text.replace(to_simplified(name), " ")
-    return {t for t in ngram_terms(text) if len(t) == 2 and not set(t) <= FUNCTION_CHARS}
-
-
-def best_sentences(g: Gathered, block_of: Callable[[str], Block | None],
-                   weights: Mapping[str, float], limit: int = 3) -> list[tuple[float, str, str]]:
-    """(weighted coverage, sentence, chunk id) of the packed blocks' sentences, best first.
-
-    Coverage is the share of the question's content-term weight that a sentence holds."""
-    total = sum(weights.values())
-    scored = []
-    for rank, chunk_id in enumerate(g.packed):
-        block = block_of(chunk_id)
-        for sentence in sentences(block.text) if block else []:
-            grams = set(ngram_terms(to_simplified(sentence)))
-            held = sum(w for t, w in weights.items() if t in grams)
-            scored.append((held / total if total else 0.0, -rank, sentence, chunk_id))
-    scored.sort(reverse=True)
-    return [(c, s, cid) for c, _, s, cid in scored[:limit]]
-
-
-def term_weights(terms: set[str], df: Callable[[str], int], n_docs: int) -> dict[str, float]:
-    """IDF weights of content terms; a term the novel never uses (a modern word, or the seam of
-    two words such as 婆离 in 老婆离婚) weighs `UNSEEN_WEIGHT` of the rarest term's weight."""
-    rarest = lucene_idf(1, n_docs)
-    return {t: lucene_idf(d, n_docs) if (d := df(t)) else rarest * UNSEEN_WEIGHT for t in terms}
-
-
 def compose_open(g: Gathered, block_of: Callable[[str], Block | None],
                  people: PeopleIndex, question: str, df: Callable[[str], int], n_docs: int
                  ) -> Draft:
     names = [n for pid in g.plan.person_ids for n in people.people[pid].all_names]
-    terms = content_terms(g.plan.cleaned, [*names, *g.plan.names])
-    best = best_sentences(g, block_of, term_weights(terms, df, n_docs))
-    if not best or (terms and best[0][0] < MIN_COVERAGE):
-        missing = "、".join(sorted(terms)[:6])
+    weights = question_weights(g.plan.cleaned, [*names, *g.plan.names], df, n_docs)
+    best = best_sentences(g.packed, block_of, weights)
+    if not best or (weights and best[0][0] < MIN_COVERAGE):
+        missing = "、".join(sorted(weights, key=weights.__getitem__, reverse=True)[:6])
         return Draft("insufficient", "", f"证据中找不到问题的要点（{missing}）。")
     records = [h.record for h in g.knowledge[:KNOWLEDGE_LINES]]
     lacking = missing_part(question, [s for _, s, _ in best],
@@ -140,15 +107,22 @@ def compose_open(g: Gathered, block_of: Callable[[str], Block | None],
             lines.append(f"· {hit.text.split('：', 1)[-1][:80]}{_cite(q)}")
             quotes += [q] if q else []
     for coverage, sentence, chunk_id in best:
-        if coverage > 0 or not terms:
+        if coverage > 0 or not weights:
             lines.append(f"· 原文：{_cite((sentence, chunk_id))}")
             quotes.append((sentence, chunk_id))
     return Draft("answered", "\n".join(lines), quotes=quotes)
 
 
 def compose(g: Gathered, block_of: Callable[[str], Block | None], people: PeopleIndex,
-            question: str, df: Callable[[str], int], n_docs: int) -> Draft:
-    """The offline answer for the plan's kind."""
+            question: str, df: Callable[[str], int], n_docs: int,
+            relation_types: RelationTypes) -> Draft:
+    """The offline answer for the plan's kind, or `insufficient` with the reason."""
+    named = [pid for pid, _ in people.find(question)]
+    evidence = [s for c in g.packed if (b := block_of(c)) for s in sentences(b.text)]
+    problem = premise_problem(question, named, {p: people.people[p].name for p in named},
+                              relation_types, evidence, people)
+    if problem:
+        return Draft("insufficient", "", problem + "。")
     names = [n for pid in g.plan.person_ids for n in people.people[pid].all_names]
     if g.plan.kind == "pair" and g.pair is not None:
         return _with_passages(compose_pair(g), g, block_of, names, df, n_docs)
@@ -160,10 +134,10 @@ def compose(g: Gathered, block_of: Callable[[str], Block | None], people: People
 def _with_passages(draft: Draft, g: Gathered, block_of: Callable[[str], Block | None],
                    names: Sequence[str], df: Callable[[str], int], n_docs: int) -> Draft:
     """A pair question that also asks something specific gets the sentences that answer it."""
-    terms = content_terms(g.plan.cleaned, [*names, *g.plan.names])
-    weights = term_weights(terms, df, n_docs)
-    best = [b for b in best_sentences(g, block_of, weights, limit=2) if b[0] >= MIN_COVERAGE]
-    if draft.status != "answered" or not terms or not best:
+    weights = question_weights(g.plan.cleaned, [*names, *g.plan.names], df, n_docs)
+    best = [b for b in best_sentences(g.packed, block_of, weights, limit=2)
+            if b[0] >= MIN_COVERAGE]
+    if draft.status != "answered" or not weights or not best:
         return draft
     lines = [f"· {_cite((sentence, chunk_id))}" for _, sentence, chunk_id in best]
     draft.answer += "\n相关原文：\n" + "\n".join(lines)

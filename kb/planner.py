@@ -6,7 +6,9 @@ or something open. The rules (applied in this order):
 2. A question that names no one but refers back (他, 她, 他们, 那人, 后来 …) inherits the people of
    the session's last question (a follow-up).
 3. Two or more people → `pair` (the first two named, in question order).
-4. One person and a journey word (经历, 后来, 结局, 一路, 行踪, 怎么上, 下场 …) → `journey`.
+4. One person and a journey word (经历, 后来, 结局, 一路, 行踪, 怎么上, 下场 …) → `journey`,
+   unless the question also carries more than `MAX_JOURNEY_DETAIL` characters of its own
+   content (打老虎那会儿手里的哨棒后来怎么了 asks about one scene, not a course of life).
 5. Everything else → `open`.
 """
 
@@ -18,7 +20,7 @@ from typing import Literal
 
 from ingest.normalize import normalize, normalize_with_offsets
 from kb.models import Person
-from retrieval.analyzers import clean_query
+from retrieval.analyzers import FUNCTION_CHARS, clean_query
 
 PlanKind = Literal["pair", "journey", "open"]
 
@@ -27,6 +29,7 @@ JOURNEY_WORDS = (
     "如何上", "怎样上", "怎么到", "去了哪", "到了哪", "去哪", "逃到", "落草", "命运", "故事",
     "先后", "哪些地方", "经过了哪", "从东京", "路线", "最后怎样", "怎么样了", "做了什么", "干了哪些",
 )
+MAX_JOURNEY_DETAIL = 4
 FOLLOW_UP_WORDS = ("他", "她", "他们", "她们", "那人", "此人", "这人", "后来", "然后", "接着", "那他", "那她")
 
 
@@ -84,6 +87,15 @@ def _has_any(text: str, words: Sequence[str]) -> bool:
     return any(w in text for w in words)
 
 
+def _detail(cleaned: str, names: Sequence[str]) -> int:
+    """Characters of the question's own content: names, journey, follow-up and function words out."""
+    text = normalize(cleaned)
+    for word in sorted([*map(normalize, names), *JOURNEY_WORDS, *FOLLOW_UP_WORDS], key=len,
+                       reverse=True):
+        text = text.replace(word, "")
+    return sum(1 for ch in text if ch not in FUNCTION_CHARS and ch not in "梁山泊东京")
+
+
 def plan_for_question(question: str, people: PeopleIndex,
                       previous: Sequence[str] = ()) -> Plan:
     """Decide the kind and the people of a question (rules in the module docstring)."""
@@ -97,6 +109,7 @@ def plan_for_question(question: str, people: PeopleIndex,
     cleaned = " ".join(clean_query(question).split())
     if len(ids) >= 2:
         return Plan("pair", ids[:2], names[:2], cleaned, follow_up)
-    if len(ids) == 1 and _has_any(simplified, JOURNEY_WORDS):
+    if len(ids) == 1 and _has_any(simplified, JOURNEY_WORDS) and \
+            _detail(cleaned, [written for _, written in found]) <= MAX_JOURNEY_DETAIL:
         return Plan("journey", ids, names, cleaned, follow_up)
     return Plan("open", ids, names, cleaned, follow_up)
