@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from ingest.chunking import Block
 from ingest.normalize import cjk_runs, to_simplified
 from kb.expansion import WORDINGS
-from kb.quotes import sentences
-from retrieval.analyzers import FUNCTION_CHARS, clean_query, ngram_terms
+from kb.quotes import sentence_pairs
+from retrieval.analyzers import FUNCTION_CHARS, clean_query
 from retrieval.bm25 import lucene_idf
 
 KNOWN_DF = 2
@@ -49,28 +49,32 @@ def question_weights(question: str, names: Sequence[str], df: Callable[[str], in
     return weights
 
 
-def _holds(term: str, text: str, grams: set[str]) -> bool:
-    """A term is held as written, or (for a reader's word) in one of the novel's wordings."""
-    return term in grams or any(w in text for key, ws in WORDINGS.items() if term in key for w in ws)
+def _forms(term: str) -> tuple[str, ...]:
+    """The term, and for a reader's word the novel's wordings of it (expansion.WORDINGS)."""
+    return (term, *(w for key, words in WORDINGS.items() if term in key for w in words))
 
 
-def coverage(sentence: str, weights: Mapping[str, float]) -> float:
+def coverage(simplified_sentence: str, weights: Mapping[str, float],
+             forms: Mapping[str, tuple[str, ...]] | None = None) -> float:
+    """Share of the weight whose terms the (simplified) sentence holds. A bigram is held when it is
+    a substring: punctuation is never inside a bigram, so this equals n-gram membership."""
     total = sum(weights.values())
     if not total:
         return 0.0
-    text = to_simplified(sentence)
-    grams = set(ngram_terms(text))
-    return sum(w for t, w in weights.items() if _holds(t, text, grams)) / total
+    forms = forms or {t: _forms(t) for t in weights}
+    held = sum(w for t, w in weights.items() if any(f in simplified_sentence for f in forms[t]))
+    return held / total
 
 
 def best_sentences(packed: Sequence[str], block_of: Callable[[str], Block | None],
                    weights: Mapping[str, float], limit: int = 3) -> list[tuple[float, str, str]]:
     """(coverage, sentence, chunk id) over the packed blocks' sentences, best first (ties: the
     better-ranked block)."""
+    forms = {t: _forms(t) for t in weights}
     scored = []
     for rank, chunk_id in enumerate(packed):
         block = block_of(chunk_id)
-        for sentence in sentences(block.text) if block else []:
-            scored.append((coverage(sentence, weights), -rank, sentence, chunk_id))
+        for written, simplified in sentence_pairs(block.text) if block else ():
+            scored.append((coverage(simplified, weights, forms), -rank, written, chunk_id))
     scored.sort(reverse=True)
     return [(c, s, cid) for c, _, s, cid in scored[:limit]]
