@@ -3,15 +3,17 @@ the packed blocks, every statement with a verbatim quote and its block id. Needs
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ingest.chunking import Block
+from ingest.normalize import normalize
 from kb.answer_models import StageNote
 from kb.coverage import best_sentences, question_weights
 from kb.evidence import Gathered
 from kb.knowledge import participants
-from kb.models import Event, Relation, State
+from kb.models import Event, Person, Relation, State
 from kb.planner import PeopleIndex
 from kb.quotes import sentences
 from kb.sufficiency import RelationTypes, missing_part, premise_problem
@@ -21,8 +23,6 @@ KNOWLEDGE_LINES = 2
 MIN_COVERAGE = 0.25
 """An open question is answered only when a sentence of the evidence holds at least this share of
 the question's content weight (`kb.coverage`); calibrated on the dev sets (README)."""
-"""An open question is answered only when some sentence of the evidence holds at least this share
-of the question's own content bigrams (names excluded); calibrated on the dev sets (README)."""
 
 
 @dataclass
@@ -128,7 +128,33 @@ def compose(g: Gathered, block_of: Callable[[str], Block | None], people: People
         return _with_passages(compose_pair(g), g, block_of, names, df, n_docs)
     if g.plan.kind == "journey" and g.journey is not None:
         return compose_journey(g)
+    if len(g.plan.person_ids) == 1 and asks_identity(question, names):
+        return compose_profile(people.people[g.plan.person_ids[0]])
     return compose_open(g, block_of, people, question, df, n_docs)
+
+
+IDENTITY = re.compile(r"^(?:是|乃)?(?:什么来头|什么人|何人|谁|怎样的人|什么样的人|什么身份)"
+                      r"|来头|来历|出身|身份|简介|介绍一下|是个什么")
+
+
+def asks_identity(question: str, names: Sequence[str]) -> bool:
+    """Who is this person? (柴进是什么来头, 介绍一下宋江) — asked of one named person."""
+    text = normalize(question)
+    for name in sorted(map(normalize, names), key=len, reverse=True):
+        text = text.replace(name, "")
+    return bool(IDENTITY.search(text)) and len(text) <= 12
+
+
+def compose_profile(person: Person) -> Draft:
+    """The person's record: names, profile and the passages it comes from."""
+    quotes = [(ref.quote, ref.chunk_id) for ref in person.sources if ref.chunk_id][:3]
+    aliases = f"（{'、'.join(person.aliases)}）" if person.aliases else ""
+    first = f"，第{person.first_chapter}回出场" if person.first_chapter is not None else ""
+    lines = [f"{person.name}{aliases}{first}：{person.profile}"]
+    lines += [f"· {_cite(q)}" for q in quotes]
+    if not person.profile and not quotes:
+        return Draft("insufficient", "", f"知识库中没有{person.name}的介绍。")
+    return Draft("answered", "\n".join(lines), quotes=quotes)
 
 
 def _with_passages(draft: Draft, g: Gathered, block_of: Callable[[str], Block | None],
