@@ -45,23 +45,37 @@ def _cite(quote: tuple[str, str] | None) -> str:
     return f"「{quote[0]}」〔{quote[1]}〕" if quote else ""
 
 
+MAX_PAIR_EVENTS = 10
+"""Shared events listed in a pair answer (the rest are counted; `kbx pair` lists them all)."""
+
+
 def compose_pair(g: Gathered) -> Draft:
+    """Relations, then shared events in book order, each with a quote. The records are the plan's
+    (curated ones when the pair has any: extracted records then only add noise to the answer)."""
     assert g.pair is not None
     a, b = g.pair.a.name, g.pair.b.name
     names = {g.pair.a.id: a, g.pair.b.id: b}
+    chosen = {r.id for r in g.plan_records}
+    relations = [r for r in g.pair.relations if r.id in chosen]
+    events = [e for e in g.pair.shared_events if e.id in chosen]
+    left = len(g.pair.relations) + len(g.pair.shared_events) - len(relations) - len(events)
+    left += max(0, len(events) - MAX_PAIR_EVENTS)
+    events = events[:MAX_PAIR_EVENTS]
     lines, quotes = [], []
-    for rel in g.pair.relations:
+    for rel in relations:
         q = _first_quote(rel.sources)
         arrow = "→" if rel.directed else "与"
         lines.append(f"· {names.get(rel.source, rel.source)}{arrow}{names.get(rel.target, rel.target)}"
                      f"：{rel.label}。{rel.description}{_cite(q)}")
         quotes += [q] if q else []
-    if g.pair.shared_events:
+    if events:
         lines.append("共同经历（按书中顺序）：")
-    for ev in g.pair.shared_events:
+    for ev in events:
         q = _first_quote(ev.sources)
         lines.append(f"· 第{ev.chapter}回 {ev.title}：{ev.summary}{_cite(q)}")
         quotes += [q] if q else []
+    if lines and left:
+        lines.append(f"（另有 {left} 条记录，`kbx pair {a} {b}` 可查看全部）")
     if not lines:
         return Draft("insufficient", "", f"知识库中没有{a}与{b}之间的关系或共同事件。")
     return Draft("answered", f"{a}与{b}：\n" + "\n".join(lines), quotes=quotes)
@@ -100,7 +114,12 @@ def compose_open(g: Gathered, block_of: Callable[[str], Block | None],
     if lacking:
         return Draft("insufficient", "", lacking + "。")
     lines, quotes = [], []
-    for hit in g.knowledge[:KNOWLEDGE_LINES]:
+    about = set(g.plan.person_ids)
+    relevant = [h for h in g.knowledge if isinstance(h.record, Event | Relation | State)
+                and (not about or participants(h.record) & about)
+                and not (isinstance(h.record, Event) and h.record.origin == "extracted")]
+    # extracted scene events only say who was together: they point to evidence, not answer
+    for hit in relevant[:KNOWLEDGE_LINES]:
         record = hit.record
         if isinstance(record, Event | Relation | State):
             q = _first_quote([SourceView.of(r) for r in record.sources])

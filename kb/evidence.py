@@ -70,7 +70,16 @@ class EvidencePipeline:
         self.expansion = expansion
 
     def plan(self, question: str, previous: Sequence[str] = ()) -> Plan:
-        return plan_for_question(question, self.people, previous)
+        return plan_for_question(question, self.people, previous, self._relative)
+
+    def _relative(self, person_id: str, relation_type: str) -> str | None:
+        """The one person linked to `person_id` by a relation of this type, if exactly one."""
+        try:
+            neighbors = self.provider.neighbors(person_id)
+        except NotFound:
+            return None
+        found = [n.person.id for n in neighbors if any(r.type == relation_type for r in n.relations)]
+        return found[0] if len(found) == 1 else None
 
     def gather(self, question: str, retriever: Retriever, options: SearchOptions,
                previous: Sequence[str] = (), knowledge_budget: int | None = None) -> Gathered:

@@ -3,18 +3,21 @@ or something open. The rules (applied in this order):
 
 1. People are found by longest match of every name and alias (2+ characters, after script and
    punctuation folding) over the question; overlapping shorter matches are dropped.
-2. A question that names no one but refers back (他, 她, 他们, 那人, 后来 …) inherits the people of
+2. A name followed by a kinship word (林冲他老婆, 武松的哥哥) stands for the relative the knowledge
+   base links them to by that relation type, when exactly one fits.
+3. A question that names no one but refers back (他, 她, 他们, 那人, 后来 …) inherits the people of
    the session's last question (a follow-up).
-3. Two or more people → `pair` (the first two named, in question order).
-4. One person and a journey word (经历, 后来, 结局, 一路, 行踪, 怎么上, 下场 …) → `journey`,
+4. Two or more people → `pair` (the first two named, in question order).
+5. One person and a journey word (经历, 后来, 结局, 一路, 行踪, 怎么上, 下场 …) → `journey`,
    unless the question also carries more than `MAX_JOURNEY_DETAIL` characters of its own
    content (打老虎那会儿手里的哨棒后来怎么了 asks about one scene, not a course of life).
-5. Everything else → `open`.
+6. Everything else → `open`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -30,6 +33,15 @@ JOURNEY_WORDS = (
     "先后", "哪些地方", "经过了哪", "从东京", "路线", "最后怎样", "怎么样了", "做了什么", "干了哪些",
 )
 MAX_JOURNEY_DETAIL = 4
+KIN_WORDS = {"老婆": "spouse", "妻子": "spouse", "娘子": "spouse", "浑家": "spouse", "夫人": "spouse",
+             "媳妇": "spouse", "丈夫": "spouse", "老公": "spouse", "丈人": "father_in_law",
+             "岳父": "father_in_law", "泰山": "father_in_law", "哥哥": "family", "兄长": "family",
+             "弟弟": "family", "母亲": "family", "老娘": "family", "父亲": "family"}
+"""Kinship words after a name, and the relation type that leads to the relative."""
+KIN_AFTER = re.compile("^(?:的|他|她|之)?(" + "|".join(sorted(KIN_WORDS, key=len, reverse=True))
+                       + ")")
+KinLookup = Callable[[str, str], str | None]
+"""(person id, relation type) → the one relative of that type, or None."""
 FOLLOW_UP_WORDS = ("他", "她", "他们", "她们", "那人", "此人", "这人", "后来", "然后", "接着", "那他", "那她")
 
 
@@ -96,12 +108,28 @@ def _detail(cleaned: str, names: Sequence[str]) -> int:
     return sum(1 for ch in text if ch not in FUNCTION_CHARS and ch not in "梁山泊东京")
 
 
-def plan_for_question(question: str, people: PeopleIndex,
-                      previous: Sequence[str] = ()) -> Plan:
+def _kin(question: str, found: list[tuple[str, str]], kin_of: KinLookup | None
+         ) -> list[tuple[str, str]]:
+    """Replace 林冲 by 林冲娘子 in 林冲他老婆…: a person followed by a kinship word becomes the
+    relative the knowledge base links them to (when exactly one relative fits)."""
+    if kin_of is None:
+        return found
+    text = normalize(question)
+    out = []
+    for pid, written in found:
+        after = text.split(normalize(written), 1)[-1]
+        match = KIN_AFTER.match(after)
+        relative = kin_of(pid, KIN_WORDS[match.group(1)]) if match else None
+        out.append((relative, written + match.group(0)) if relative and match else (pid, written))
+    return list(dict.fromkeys(out))
+
+
+def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str] = (),
+                      kin_of: KinLookup | None = None) -> Plan:
     """Decide the kind and the people of a question (rules in the module docstring)."""
     simplified = normalize(question)
-    found = people.find(question)
-    ids = [pid for pid, _ in found]
+    found = _kin(question, people.find(question), kin_of)
+    ids = list(dict.fromkeys(pid for pid, _ in found))
     follow_up = False
     if not ids and previous and _has_any(simplified, FOLLOW_UP_WORDS):
         ids, follow_up = list(previous), True
