@@ -21,6 +21,8 @@ VARIANTS: dict[str, str] = {
     "纔": "才",
     "裏": "里",
     "喫": "吃",
+    "雠": "仇",  # 報讎 → 报雠 by t2s; readers write 报仇
+    "讐": "仇",
 }
 """Variants OpenCC `t2s` keeps, folded so that a simplified query matches the traditional text."""
 

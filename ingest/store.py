@@ -19,7 +19,8 @@ from retrieval.bm25 import BM25Index
 from retrieval.retriever import Retriever
 
 log = logging.getLogger(__name__)
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""Bumped when normalization or the index layout changes: older stores must be rebuilt."""
 
 
 @dataclass

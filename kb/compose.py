@@ -20,6 +20,8 @@ from kb.sufficiency import RelationTypes, missing_part, premise_problem
 from kb.views import SourceView
 
 KNOWLEDGE_LINES = 2
+MAX_QUOTE_CHARS = 80
+"""Longer sentences (rosters, verses) are not offered as quotes in temporal answers."""
 MIN_COVERAGE = 0.25
 """An open question is answered only when a sentence of the evidence holds at least this share of
 the question's content weight (`kb.coverage`); calibrated on the dev sets (README)."""
@@ -104,7 +106,7 @@ def compose_open(g: Gathered, block_of: Callable[[str], Block | None],
                  ) -> Draft:
     names = [n for pid in g.plan.person_ids for n in people.people[pid].all_names]
     weights = question_weights(g.plan.cleaned, [*names, *g.plan.names], df, n_docs)
-    best = best_sentences(g.packed, block_of, weights)
+    best = best_sentences(_about(g.packed, block_of, names), block_of, weights)
     if not best or (weights and best[0][0] < MIN_COVERAGE):
         missing = "、".join(sorted(weights, key=weights.__getitem__, reverse=True)[:6])
         return Draft("insufficient", "", f"证据中找不到问题的要点（{missing}）。")
@@ -132,6 +134,38 @@ def compose_open(g: Gathered, block_of: Callable[[str], Block | None],
     return Draft("answered", "\n".join(lines), quotes=quotes)
 
 
+def compose_temporal(g: Gathered, people: PeopleIndex,
+                     block_of: Callable[[str], Block | None]) -> Draft:
+    """How something began or ended: the earliest or latest events of the person, in book order,
+    each with its quote, and the block's first sentence that names the person when the event's
+    own quote does not."""
+    persons = [people.people[p] for p in g.plan.person_ids]
+    keys = [k for p in persons for k in {normalize(n) for n in p.all_names} if len(k) >= 2]
+    lines, quotes = [f"{'、'.join(p.name for p in persons)}（按书中顺序）："], []
+    for event in g.temporal:
+        q = _first_quote([SourceView.of(r) for r in event.sources])
+        lines.append(f"· 第{event.chapter}回 {event.title}{_cite(q)}")
+        quotes += [q] if q else []
+        block = block_of(q[1]) if q else None
+        if q and block and not any(k in normalize(q[0]) for k in keys):
+            named = next((s for s in sentences(block.text) if len(s) <= MAX_QUOTE_CHARS
+                          and any(k in normalize(s) for k in keys)), None)
+            if named:
+                lines.append(f"  {_cite((named, block.id))}")
+                quotes.append((named, block.id))
+    return Draft("answered", "\n".join(lines), quotes=quotes)
+
+
+def _about(packed: Sequence[str], block_of: Callable[[str], Block | None],
+           names: Sequence[str]) -> list[str]:
+    """The packed blocks that mention the question's people (all blocks when it names none): an
+    answer about 武松 is quoted from passages about 武松, not from a similar sentence on 李逵."""
+    if not names:
+        return list(packed)
+    keys = [k for k in {normalize(n) for n in names} if len(k) >= 2]
+    return [c for c in packed if (b := block_of(c)) and any(k in normalize(b.text) for k in keys)]
+
+
 def compose(g: Gathered, block_of: Callable[[str], Block | None], people: PeopleIndex,
             question: str, df: Callable[[str], int], n_docs: int,
             relation_types: RelationTypes) -> Draft:
@@ -149,6 +183,8 @@ def compose(g: Gathered, block_of: Callable[[str], Block | None], people: People
         return compose_journey(g)
     if len(g.plan.person_ids) == 1 and asks_identity(question, names):
         return compose_profile(people.people[g.plan.person_ids[0]])
+    if g.temporal and g.plan.kind == "open":
+        return compose_temporal(g, people, block_of)
     return compose_open(g, block_of, people, question, df, n_docs)
 
 

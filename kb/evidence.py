@@ -25,7 +25,8 @@ POINTER_BOOST = 20.0
 (rank 40 → 2); on the dev sets any value from 15 to 50 gives the same figures (README)."""
 TOP_KNOWLEDGE_POINTERS = 3
 TEMPORAL_EVENTS = 3
-END_WORDS = ("最后", "结局", "下场", "最终", "临终", "怎么死", "死的", "死了", "之死", "归宿")
+END_WORDS = ("最后", "结局", "下场", "最终", "临终", "怎么死", "如何死", "怎样死", "之死", "死因",
+             "归宿", "晚年")
 START_WORDS = ("第一次", "初次", "起初", "最初", "当初", "认识", "相识", "结识", "出身", "来历",
                "来头", "头一回", "开始")
 """How many of the best-ranked knowledge records (beyond the plan's own) may point to blocks."""
@@ -46,6 +47,8 @@ class Gathered:
     origins: dict[str, str]
     packed: list[str]
     decisions: dict[str, str] = field(default_factory=dict)
+    temporal: list[Event] = field(default_factory=list)
+    """The earliest or latest events a how-it-began / how-it-ended question points to."""
 
 
 def _sources(records: Sequence[Record]) -> list[tuple[str, str]]:
@@ -95,7 +98,8 @@ class EvidencePipeline:
         pair, journey, plan_records = self._plan_records(plan)
         curated = [r for r in plan_records if getattr(r, "origin", "curated") == "curated"]
         plan_records = curated or plan_records  # curated records win over extracted ones
-        plan_records = self._temporal(question, plan, plan_records) + plan_records
+        temporal = self._temporal(question, plan, plan_records)
+        plan_records = [*temporal, *plan_records]
         pointers = _sources(plan_records) + _sources(
             [h.record for h in knowledge if not isinstance(h.record, Person)][:TOP_KNOWLEDGE_POINTERS])
         ranking, origins = self._order(retriever, query, options, pointers)
@@ -104,9 +108,9 @@ class EvidencePipeline:
         packed = [c for c, d in zip(ranking, decisions, strict=True) if d is Decision.SELECTED]
         return Gathered(plan, query, expansions, knowledge, plan_records, pair, journey, ranking,
                         origins, packed,
-                        {c: d.value for c, d in zip(ranking, decisions, strict=True)})
+                        {c: d.value for c, d in zip(ranking, decisions, strict=True)}, temporal)
 
-    def _temporal(self, question: str, plan: Plan, plan_records: list[Record]) -> list[Record]:
+    def _temporal(self, question: str, plan: Plan, plan_records: list[Record]) -> list[Event]:
         """A question about how something began or ended points to the earliest or latest events:
         of the pair (their shared events), or of the one person named."""
         text = normalize(question)
@@ -121,8 +125,7 @@ class EvidencePipeline:
                 events = self.provider.events_of(plan.person_ids[0])
             except NotFound:
                 return []
-        chosen = events[-TEMPORAL_EVENTS:][::-1] if end else events[:TEMPORAL_EVENTS]
-        return list(chosen)
+        return events[-TEMPORAL_EVENTS:] if end else events[:TEMPORAL_EVENTS]
 
     def _plan_records(self, plan: Plan) -> tuple[Pair | None, Journey | None, list[Record]]:
         try:
