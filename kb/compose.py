@@ -16,7 +16,7 @@ from kb.knowledge import participants
 from kb.models import Event, Person, Relation, State
 from kb.planner import PeopleIndex
 from kb.quotes import sentences
-from kb.sufficiency import RelationTypes, missing_part, premise_problem
+from kb.sufficiency import RelationTypes, missing_part, premise_problem, unknown_name
 from kb.views import SourceView
 
 KNOWLEDGE_LINES = 2
@@ -174,6 +174,7 @@ def compose(g: Gathered, block_of: Callable[[str], Block | None], people: People
     evidence = [s for c in g.packed if (b := block_of(c)) for s in sentences(b.text)]
     problem = premise_problem(question, named, {p: people.people[p].name for p in named},
                               relation_types, evidence, people)
+    problem = problem or unknown_name(question, named, people)
     if problem:
         return Draft("insufficient", "", problem + "。")
     names = [n for pid in g.plan.person_ids for n in people.people[pid].all_names]

@@ -123,6 +123,21 @@ def _near(text: str, role: str, people: PeopleIndex) -> set[str]:
     return found
 
 
+def _asked_person(expected: Expected, named: Sequence[str], people: PeopleIndex) -> str | None:
+    """The named person whose own name is asked (洪教头的全名), if any."""
+    return next((p for p in named if expected.role and any(
+        expected.role in to_simplified(n) for n in people.people[p].all_names)), None)
+
+
+def unknown_name(question: str, named: Sequence[str], people: PeopleIndex) -> str | None:
+    """A named person's own name is asked, and the knowledge only has titles for them."""
+    expected = expected_answer(question)
+    asked = _asked_person(expected, named, people) if expected.name else None
+    if asked and _titles_only(people.people[asked].all_names):
+        return f"书中没有给出{people.people[asked].name}的名字"
+    return None
+
+
 def _titles_only(names: Iterable[str]) -> bool:
     return all(any(t in n for t in TITLES) for n in names)
 
@@ -135,12 +150,8 @@ def missing_part(question: str, sentences: Sequence[str], record_people: Iterabl
         return f"证据中没有问题所问的数量（{(expected.unit or '') + (expected.noun or '') or '数目'}）"
     in_sentences = {pid for s in sentences for pid, _ in people.find(s)}
     if expected.name:
-        asked = [p for p in named if expected.role and any(
-            expected.role in to_simplified(n) for n in people.people[p].all_names)]
-        if asked:  # a named person's own name: known only if one of their names is not a title
-            if _titles_only(people.people[asked[0]].all_names):
-                return f"书中没有给出{people.people[asked[0]].name}的名字"
-        else:  # someone described (那个汉子): a sentence must name a new person beside the role
+        if _asked_person(expected, named, people) is None:
+            # someone described (那个汉子): a sentence must name a new person beside the role
             role = expected.role or ""
             about = [s for s in sentences if not named or {p for p, _ in people.find(s)} & set(named)]
             beside = {pid for s in about for pid in _near(to_simplified(s), role, people)}

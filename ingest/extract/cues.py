@@ -45,9 +45,9 @@ def _cue(type_: str, pattern: str, direction: Direction, confidence: float, gap_
 
 
 RELATION_CUES: tuple[RelationCue, ...] = (
-    _cue("sworn_brothers", r"结义|结拜|结为兄弟|结为弟兄|结做弟兄|结识为兄弟|八拜为交|"
-         r"拜为兄|拜做哥哥|拜为哥哥|认做兄弟|拜.{0,3}为兄",
-         "none", 0.8, note="结义/结拜/拜…为兄"),
+    _cue("sworn_brothers", r"结义|结拜|结为兄弟|结为弟兄|结做弟兄|结识为兄弟|八拜为交|认义|义兄|义弟|"
+         r"拜为兄|拜做哥哥|拜为哥哥|认做兄弟|拜.{0,3}为(?:义)?兄|拜.{0,3}为哥哥",
+         "none", 0.8, note="结义/结拜/拜…为兄; in speech the speaker and the listener (see offline)"),
     _cue("master_disciple", r"拜(?=[^，、：]{1,8}为师)", "backward", 0.8, gap_after=1,
          note="A拜B为师: B is the master (source)"),
     _cue("master_disciple", r"(?:点拨|指点|指教|传授|教)(?=[^，、：]{0,6}(?:武艺|枪棒|枪法|棒法|本事|法术))",
@@ -56,6 +56,10 @@ RELATION_CUES: tuple[RelationCue, ...] = (
     _cue("spouse", r"浑家|娘子|老婆|妻子|之妻|的妻|大娘子|丈夫|老公|夫人", "none", 0.6, gap_before=2,
          gap_after=0, note="A的浑家B, A娘子B"),
     _cue("spouse", r"娶了?|纳了?|嫁(?:与|给|了)?", "none", 0.55, gap_before=3, gap_after=1),
+    _cue("spouse", r"典与|嫁与|嫁给|许与|许配", "none", 0.6, gap_before=6, gap_after=0,
+         note="A典与B做外宅 / A嫁与B: the woman before the cue, the man right after"),
+    _cue("spouse", r"外宅|为妾|做妾|小妾|偏房", "none", 0.55, gap_before=2, gap_after=0,
+         note="A的外宅B"),
     _cue("family", r"亲兄弟|嫡亲|胞弟|兄弟两个|弟兄两个|兄弟二人|弟兄二人|之子|的儿子|孩儿|之父|"
          r"的父亲|老父|父亲|母亲|老母|叔叔|嫂嫂|哥哥|兄长|侄儿|叔父|表兄|表弟|之女|的女儿|兄弟|孙子",
          "none", 0.55, gap_before=1, gap_after=0, note="relational nouns right between the names"),
@@ -65,7 +69,8 @@ RELATION_CUES: tuple[RelationCue, ...] = (
     _cue("rescuer", r"救了|救得|救出|救起|救下|相救|搭救|救护|救了性命|劫了法场|救", "forward", 0.6,
          gap_before=8, gap_after=2, note="A救了B; 被A救了"),
     _cue("killed", r"杀了|杀死|杀却|杀翻|杀倒|搠死|搠翻|搠倒|砍死|砍翻|砍倒|剁翻|剁了|斩了|斩首|斩讫|斩于|"
-         r"打死|射死|刺死|勒死|结果了|割了.{0,2}头|害了.{0,2}性命", "forward", 0.65,
+         r"打死|射死|刺死|勒死|结果了|割了.{0,2}头|害了.{0,2}性命|割下|剜出|剜了|勒死|杀翻|一刀.{0,4}死",
+         "forward", 0.65,
          gap_before=8, gap_after=2, note="杀/搠/斩 … with the victim after the cue"),
     _cue("killed", r"(?<![厮混])(?:杀|搠|斩|砍|剁)(?![奔入出将进退散败气伐人戮来去过上下回到])",
          "forward", 0.55, gap_before=3, gap_after=0, note="bare 杀/搠/斩 right before the victim"),
@@ -98,12 +103,8 @@ RELATION_CUES: tuple[RelationCue, ...] = (
          note="A、B两个: two people acting together"),
     _cue("host_guest", r"投奔|投托|去投|来投|投靠|寄居", "backward", 0.5, gap_before=6, gap_after=1,
          note="A投奔B: B is the host (source)"),
-    _cue("acquaintance", r"相见|相会|认得|见了|拜见|参见|拜识|结识|来见|去见|看见|遇见|撞见", "none", 0.4,
-         gap_before=6, gap_after=1),
-    _cue("acquaintance", r"问|对|向|叫|唤|请|劝|谢|扶起|扶|迎接|接着|接见|陪|邀|拜了|拜谢|称谢|说与|告诉|"
-         r"吩咐|便教|教|"
-         r"见|引|领着|带着|带了|送|辞别|别了|拜辞|寻|访|投见|会见|约|留|随着|跟着|同",
-         "none", 0.4, gap_before=2, gap_after=0, note="A问B / A扶起B: the two meet and talk"),
+    _cue("acquaintance", r"相见|相会|认得|拜见|参见|拜识|结识|来见|去见|会见|投见|厮见|相识", "none", 0.4,
+         gap_before=6, gap_after=1, note="A与B相见 / A拜见B: the two meet; no fallback on bare verbs"),
 )
 """Relation cues, strongest first; one sentence may signal several types for the same pair."""
 
@@ -154,13 +155,16 @@ STATE_CUES: tuple[StateCue, ...] = (
     _state("status", r"刺配(?:到|去|在)?((?:[\u4e00-\u9fff]{1,2})(?:州|府))", "刺配{0}", gap=6,
            confidence=0.6, note="刺配沧州 → status 刺配沧州"),
     _state("status", r"刺配|发配|迭配", "刺配", gap=6, confidence=0.5),
+    _state("status", r"自缢身死|自缢身亡|自缢而死|自缢", "自缢身亡", gap=16, confidence=0.6,
+           note="娘子被高太尉威逼亲事，自缢身死: the subject, not the one after 被"),
     _state("status", r"(?<![打杀搠砍射斩害药勒毒])(?:身死|身亡|丧命|殒命|阵亡|气绝|死了|死于|归天|自缢|身故)",
            "身亡", gap=2, confidence=0.5),
     _state("status", r"受了招安|受招安|归顺朝廷|招安", "受招安", gap=6, confidence=0.45),
     _state("status", r"下在牢里|监在牢里|下在大牢|下了大牢|监禁|收监|押入牢|推入牢", "下狱", gap=6,
            confidence=0.5),
     _state("title",
-           r"(?:做了?|充|当了?|任|升|授|封|拜为|补|参)([\u4e00-\u9fff]{0,4}?(?:都头|提辖|知寨|制使|押司|头领|"
+           r"(?:做了|充(?:做|当)?|当了|升做|升为|授|封为|拜为|补|参(?=[^案]))"
+           r"((?:[马步兵军正副总大小左右前后中][\u4e00-\u9fff]{0,2})?(?:都头|提辖|知寨|制使|押司|头领|"
            r"寨主|教头|团练|总管|指挥使|太守|知府|知县|节级|牌头|孔目|军师|先锋|都统制|统制|防御使|元帅|将军|都监))",
            gap=8, confidence=0.55, note="做了步兵都头 → title 步兵都头"),
 )
@@ -168,6 +172,10 @@ STATE_CUES: tuple[StateCue, ...] = (
 
 PLACE_TO = re.compile(r"(?:来到|到了|到得|投|前往|奔|回到|径投|径奔|直奔|去|上|入|在)$")
 """A place right after one of these verbs is where the person named before goes or is."""
+PLACE_MOVE = re.compile(r"(?:来到|到了|到得|前往|回到|径投|径奔|直奔|投奔|奔)$")
+"""Verbs of arriving: a place state after one of these is a move (a stage can open on it)."""
+RETROSPECTIVE = re.compile(r"当初|昔日|向日|往日|旧日|那时|曾在|曾经|原是|原来|想起|记得|说起|因为|只因")
+"""In a segment holding one of these, a place is remembered, not reached: no place state."""
 
 PLACES: tuple[str, ...] = (
     # the capital and cities
