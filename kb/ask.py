@@ -45,6 +45,8 @@ class SessionState:
     person_ids: list[str]
     evidence: list[str]
     question: str
+    chapter: int | None = None
+    """The latest chapter the last answer cited: a follow-up (那他后来呢？) continues after it."""
 
 
 class AskService:
@@ -84,20 +86,23 @@ class AskService:
         gathered = pipeline.gather(question, self.corpus.retriever, options,
                                    previous.person_ids if previous else (),
                                    request.knowledge_budget)
-        draft, mode = self._answer(question, gathered)
+        after = previous.chapter if previous and gathered.plan.follow_up else None
+        draft, mode = self._answer(question, gathered, after)
         response = self._response(draft, mode, gathered, session_id)
-        self._remember(session_id, SessionState(gathered.plan.person_ids or
-                                                (previous.person_ids if previous else []),
-                                                gathered.packed, question))
+        cited = [c.chapter for c in response.citations]
+        self._remember(session_id, SessionState(
+            gathered.plan.person_ids or (previous.person_ids if previous else []),
+            gathered.packed, question, cited[0] if cited else (previous.chapter if previous
+                                                                 else None)))
         response.trace["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 2)
         log.info("ask", extra={"kind": gathered.plan.kind, "status": response.status,
                                "mode": mode, "ms": response.trace["elapsed_ms"]})
         return response
 
-    def _answer(self, question: str, g: Gathered) -> tuple[Draft, str]:
+    def _answer(self, question: str, g: Gathered, after: int | None) -> tuple[Draft, str]:
         ngram = self.corpus.retriever.indexes["ngram"]
         offline = compose(g, self.corpus.block, self.pipeline.people, question, ngram.df,
-                          ngram.n_docs, self._relation_types)
+                          ngram.n_docs, self._relation_types, after)
         if self.llm is None:
             return offline, "offline"
         try:

@@ -14,7 +14,7 @@ from kb.coverage import best_sentences, question_weights
 from kb.evidence import Gathered
 from kb.knowledge import participants
 from kb.models import Event, Person, Relation, State
-from kb.planner import PeopleIndex
+from kb.planner import PeopleIndex, dangling_reference
 from kb.quotes import sentences
 from kb.sufficiency import RelationTypes, missing_part, premise_problem, unknown_name
 from kb.views import SourceView
@@ -83,22 +83,45 @@ def compose_pair(g: Gathered) -> Draft:
     return Draft("answered", f"{a}与{b}：\n" + "\n".join(lines), quotes=quotes)
 
 
-def compose_journey(g: Gathered) -> Draft:
+MAX_STAGE_EVENTS = 6
+"""Event titles named in one stage's note; the rest are counted."""
+
+
+def chapter_span(chapters: Sequence[int]) -> str:
+    """第7回, 第7–11回."""
+    if not chapters:
+        return ""
+    lo, hi = min(chapters), max(chapters)
+    return f"第{lo}回" if lo == hi else f"第{lo}–{hi}回"
+
+
+def _stage_note(titles: Sequence[str], states: Sequence[str]) -> str:
+    named = "；".join(titles[:MAX_STAGE_EVENTS]) or "；".join(states)
+    more = len(titles) - MAX_STAGE_EVENTS
+    return named + (f"；等 {len(titles)} 件事" if more > 0 else "")
+
+
+def compose_journey(g: Gathered, after: int | None = None) -> Draft:
+    """The skeleton's stages, each with a note and quotes; a follow-up (`after` a chapter) keeps
+    the stages that go on past it."""
     assert g.journey is not None
     person = g.journey.person.name
+    all_stages = g.journey.stages
+    later = [s for s in all_stages if after is not None and s.chapters and max(s.chapters) > after]
+    shown = later or all_stages
     stages, quotes, lines = [], [], []
-    for i, stage in enumerate(g.journey.stages, start=1):
-        chapters = "、".join(str(c) for c in stage.chapters)
-        note = "；".join(e.title for e in stage.events) or "；".join(s.value for s in stage.states)
+    for i, stage in enumerate(shown, start=1):
+        note = _stage_note([e.title for e in stage.events], [s.value for s in stage.states])
         stage_quotes = [q for q in (_first_quote([s]) for s in stage.sources[:2]) if q]
         quotes += stage_quotes
         stages.append(StageNote(title=stage.title, chapters=stage.chapters, note=note))
-        lines.append(f"{i}. {stage.title}（第{chapters}回）：{note}"
+        lines.append(f"{i}. {stage.title}（{chapter_span(stage.chapters)}）：{note}"
                      + "".join(_cite(q) for q in stage_quotes[:1]))
     if not stages:
         return Draft("insufficient", "", f"知识库中没有{person}的经历。")
-    return Draft("answered", f"{person}的经历，分{len(stages)}个阶段：\n" + "\n".join(lines),
-                 quotes=quotes, stages=stages)
+    head = (f"{person}在第{after}回以后的经历，分{len(stages)}个阶段：" if later else
+            f"{person}的经历，分{len(stages)}个阶段：")
+    return Draft("answered", head + "\n" + "\n".join(lines), quotes=quotes, stages=stages)
 
 
 def compose_open(g: Gathered, block_of: Callable[[str], Block | None],
@@ -168,8 +191,12 @@ def _about(packed: Sequence[str], block_of: Callable[[str], Block | None],
 
 def compose(g: Gathered, block_of: Callable[[str], Block | None], people: PeopleIndex,
             question: str, df: Callable[[str], int], n_docs: int,
-            relation_types: RelationTypes) -> Draft:
-    """The offline answer for the plan's kind, or `insufficient` with the reason."""
+            relation_types: RelationTypes, after: int | None = None) -> Draft:
+    """The offline answer for the plan's kind, or `insufficient` with the reason. `after`: the
+    chapter a follow-up continues from."""
+    if dangling_reference(question, g.plan):
+        return Draft("insufficient", "", "问题里的“他/她”指谁？请先问一个提到人物的问题"
+                                         "（并沿用同一个 session_id），或直接写出人名。")
     named = [pid for pid, _ in people.find(question)]
     evidence = [s for c in g.packed if (b := block_of(c)) for s in sentences(b.text)]
     problem = premise_problem(question, named, {p: people.people[p].name for p in named},
@@ -181,7 +208,7 @@ def compose(g: Gathered, block_of: Callable[[str], Block | None], people: People
     if g.plan.kind == "pair" and g.pair is not None:
         return _with_passages(compose_pair(g), g, block_of, names, df, n_docs)
     if g.plan.kind == "journey" and g.journey is not None:
-        return compose_journey(g)
+        return compose_journey(g, after)
     if len(g.plan.person_ids) == 1 and asks_identity(question, names):
         return compose_profile(people.people[g.plan.person_ids[0]])
     if g.temporal and g.plan.kind == "open":

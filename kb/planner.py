@@ -5,8 +5,9 @@ or something open. The rules (applied in this order):
    punctuation folding) over the question; overlapping shorter matches are dropped.
 2. A name followed by a kinship word (林冲他老婆, 武松的哥哥) stands for the relative the knowledge
    base links them to by that relation type, when exactly one fits.
-3. A question that names no one but refers back (他, 她, 他们, 那人, 后来 …) inherits the people of
-   the session's last question (a follow-up).
+3. A question that names no one but refers back (他, 她, 他们, 那人, 后来 …) inherits the people
+   of the session's last question: 他/她 the first of them, 他们 all of them; with no session
+   to inherit from, the answer asks who is meant.
 4. Two or more people → `pair` (the first two named, in question order).
 5. One person and a journey word (经历, 后来, 结局, 一路, 行踪, 怎么上, 下场 …) → `journey`,
    unless the question also carries more than `MAX_JOURNEY_DETAIL` characters of its own
@@ -42,7 +43,13 @@ KIN_AFTER = re.compile("^(?:的|他|她|之)?(" + "|".join(sorted(KIN_WORDS, key
                        + ")")
 KinLookup = Callable[[str, str], str | None]
 """(person id, relation type) → the one relative of that type, or None."""
+POINTING_WORDS = ("他", "她", "那人", "此人", "这人")
 FOLLOW_UP_WORDS = ("他", "她", "他们", "她们", "那人", "此人", "这人", "后来", "然后", "接着", "那他", "那她")
+
+
+def dangling_reference(question: str, plan: Plan) -> bool:
+    """The question points back (他, 她, 那人 …) but names no one and has nothing to inherit."""
+    return not plan.person_ids and _has_any(normalize(question), POINTING_WORDS)
 
 
 @dataclass(frozen=True)
@@ -132,7 +139,8 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
     ids = list(dict.fromkeys(pid for pid, _ in found))
     follow_up = False
     if not ids and previous and _has_any(simplified, FOLLOW_UP_WORDS):
-        ids, follow_up = list(previous), True
+        plural = _has_any(simplified, ("他们", "她们", "两人", "二人", "俩"))
+        ids, follow_up = list(previous) if plural else list(previous[:1]), True
     names = [people.people[pid].name for pid in ids]
     cleaned = " ".join(clean_query(question).split())
     if len(ids) >= 2:

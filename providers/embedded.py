@@ -8,12 +8,14 @@ stopped (SHUTDOWN, which flushes the AOF) by the process that started it.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import logging
 import os
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +27,7 @@ from kb.errors import ProviderUnavailable
 
 log = logging.getLogger(__name__)
 
+LOCK_FILE = "start.lock"
 STATE_FILE = "server.json"
 LOG_FILE = "server.log"
 STDERR_FILE = "server.stderr"
@@ -88,6 +91,7 @@ class EmbeddedServer:
         self.startup_timeout = startup_timeout
         self._process: subprocess.Popen[bytes] | None = None
         self._state: ServerState | None = None
+        self._hold: redis.Redis | None = None
 
     @property
     def started_here(self) -> bool:
@@ -103,10 +107,28 @@ class EmbeddedServer:
         return state if _serves(state.port, self.directory) else None
 
     def ensure_running(self) -> str:
-        """The URL of a running server: the one recorded, or a new one started and awaited."""
+        """The URL of a running server: the one recorded, or a new one started and awaited.
+
+        Processes that start at the same time take turns (a lock file), so the second one finds
+        and reuses the server the first one started instead of racing it for the data dir."""
         if self._state is None:
-            self._state = self.running() or self._start()
+            with self._locked():
+                self._state = self.running() or self._start()
+                # a connection held from inside the lock: a process stopping the server under
+                # the same lock sees this one as a client and leaves the server running
+                self._hold = _client(self._state.port, timeout=5.0)
+                self._hold.ping()
         return self._state.url
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        with open(self.directory / LOCK_FILE, "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
 
     def _start(self) -> ServerState:
         self.directory.mkdir(parents=True, exist_ok=True)
@@ -137,8 +159,7 @@ class EmbeddedServer:
         self._await(process, port)
         self._process = process
         state = ServerState(process.pid, port)
-        (self.directory / STATE_FILE).write_text(json.dumps({"pid": state.pid, "port": port}),
-                                                 encoding="utf-8")
+        self._write_state(state)
         log.info("embedded FalkorDB started", extra={"port": port, "pid": process.pid})
         return state
 
@@ -168,10 +189,41 @@ class EmbeddedServer:
                 f"{self.directory}; set FALKORDB_URL to use another server.\n{tail}").rstrip()
 
     def stop(self, force: bool = False) -> None:
-        """Shut the server down if this object started it (or `force`), waiting for its exit."""
+        """Shut the server down if this object started it (or `force`) and no other process uses
+        it, waiting for its exit."""
+        with self._locked():
+            self._release()
+            self._stop(force)
+
+    def _write_state(self, state: ServerState, shared: bool = False) -> None:
+        data = {"pid": state.pid, "port": state.port, "shared": shared}
+        (self.directory / STATE_FILE).write_text(json.dumps(data), encoding="utf-8")
+
+    def _left_for_others(self) -> bool:
+        """The process that started the server left it running for others (who stop it last)."""
+        try:
+            data = json.loads((self.directory / STATE_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return False
+        return bool(data.get("shared"))
+
+    def _release(self) -> None:
+        if self._hold is not None:
+            with contextlib.suppress(redis.RedisError):
+                self._hold.close()
+            self._hold = None
+
+    def _stop(self, force: bool) -> None:
         state = self._state if self._state is not None else (self.running() if force else None)
-        if state is None or not (self.started_here or force):
+        if state is None or not (self.started_here or force or self._left_for_others()):
             self._state = None
+            return
+        if not force and _other_clients(state.port) > 0:
+            # another process reuses this server: leave it running, and let the last of them
+            # stop it (the state file says so)
+            log.info("embedded FalkorDB left running for its other clients")
+            self._write_state(state, shared=True)
+            self._process, self._state = None, None
             return
         try:
             _client(state.port, timeout=10.0).shutdown()
@@ -196,3 +248,11 @@ class EmbeddedServer:
             except OSError:
                 return
             time.sleep(0.02)
+
+
+def _other_clients(port: int) -> int:
+    """Connections to the server besides the one asking (0 when it cannot be asked)."""
+    try:
+        return max(0, len(_client(port, timeout=2.0).client_list()) - 1)
+    except redis.RedisError:
+        return 0

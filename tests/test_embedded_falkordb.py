@@ -188,3 +188,20 @@ def test_readers_never_see_a_half_loaded_graph(
         thread.join()
         reader.close()
     assert seen and all(seen)
+
+
+def test_the_last_user_stops_a_shared_server(tmp_path: Path,
+                                             kb_mini_bundle: KnowledgeBundle) -> None:
+    """Two processes on one data dir: the one that started the server closes first and leaves it
+    to the other, which keeps answering and stops it when it is done."""
+    first = FalkorDBProvider(server=EmbeddedServer(tmp_path / "falkordb"), graph_name="kbx:shared")
+    first.load(kb_mini_bundle)
+    second = FalkorDBProvider(server=EmbeddedServer(tmp_path / "falkordb"), graph_name="kbx:shared")
+    try:
+        assert second.stats().people == 10  # reuses the running server
+        first.close()
+        assert EmbeddedServer(tmp_path / "falkordb").running() is not None
+        assert second.pair("lin_chong", "lu_zhishen").relations
+    finally:
+        second.close()
+    assert EmbeddedServer(tmp_path / "falkordb").running() is None

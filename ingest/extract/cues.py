@@ -105,6 +105,11 @@ RELATION_CUES: tuple[RelationCue, ...] = (
          note="A投奔B: B is the host (source)"),
     _cue("acquaintance", r"相见|相会|认得|拜见|参见|拜识|结识|来见|去见|会见|投见|厮见|相识", "none", 0.4,
          gap_before=6, gap_after=1, note="A与B相见 / A拜见B: the two meet; no fallback on bare verbs"),
+    _cue("host_guest", r"请|邀|陪|迎接|接着|接见|留", "forward", 0.4, gap_before=1, gap_after=0,
+         note="A请B / A迎接B: A is the host (names right next to the verb)"),
+    _cue("acquaintance", r"问|对|向|叫|唤|劝|谢|拜谢|称谢|说与|告诉|扶起|辞别|别了|拜辞|投见|会见|寻|访",
+         "none", 0.4, gap_before=1, gap_after=0,
+         note="A问B / A辞别B: the two speak face to face (names right next to the verb)"),
 )
 """Relation cues, strongest first; one sentence may signal several types for the same pair."""
 
@@ -200,23 +205,58 @@ PLACES: tuple[str, ...] = (
 """Places recognized in event titles and place states (simplified script), longest matched first."""
 
 ACTIONS: tuple[tuple[str, str], ...] = (
-    ("打虎", "打虎"), ("结义", "结义"), ("结拜", "结义"), ("劫法场", "劫法场"), ("劫了法场", "劫法场"),
+    ("打虎", "打虎"), ("大虫", "斗虎"), ("结义", "结义"), ("结拜", "结义"), ("劫法场", "劫法场"),
+    ("劫了法场", "劫法场"),
     ("放火", "放火"), ("杀", "厮杀"), ("搠", "厮杀"), ("斩", "斩杀"), ("救", "相救"), ("捉", "擒拿"),
     ("擒", "擒拿"), ("拿住", "擒拿"), ("厮杀", "厮杀"), ("交锋", "交锋"), ("交战", "交战"), ("斗", "相斗"),
     ("比试", "比试"), ("商议", "商议"), ("商量", "商议"), ("计议", "商议"), ("投奔", "投奔"),
     ("入伙", "入伙"), ("落草", "落草"), ("招安", "招安"), ("上梁山", "上梁山"), ("饮酒", "饮酒"),
     ("吃酒", "饮酒"), ("筵席", "设宴"), ("管待", "款待"), ("相见", "相见"), ("拜见", "拜见"),
     ("下书", "下书"), ("追赶", "追赶"), ("逃", "逃走"), ("埋伏", "埋伏"), ("攻打", "攻打"),
-    ("刺配", "刺配"), ("审问", "审问"), ("告", "告状"), ("送", "相送"), ("请", "相请"), ("见", "相见"),
+    ("刺配", "刺配"), ("审问", "审问"), ("告", "告状"), ("送", "相送"), ("请", "相请"),
 )
 """(word, label): the first word found in an event's quote (else its block) names its action."""
 
 NAME_CONTEXT_EXCLUDE: dict[str, tuple[str, ...]] = {
     "孔明": ("诸葛",),
     "公明": ("诸葛",),
+    "浪子": ("浮", "风流", "轻薄"),
     "宋江": (),
 }
 """A name form is not a mention when preceded by one of these (诸葛孔明 is not 孔明 the hero)."""
+NAME_CONTEXT_EXCLUDE_AFTER: dict[str, tuple[str, ...]] = {
+    "浪子": ("弟", "们", "班头"),
+}
+"""A name form is not a mention when followed by one of these (浮浪子弟 is no 燕青)."""
+ALIAS_CHAPTERS: dict[str, tuple[int, int]] = {
+    "张三": (20, 22),
+    "小张三": (20, 22),
+    "浪子": (61, 120),
+}
+"""Short aliases that mean their lexicon person only in these chapters (张三 is anyone elsewhere)."""
+
+CONTEXT_FORMS: tuple[tuple[str, str, tuple[str, ...], int, int], ...] = (
+    ("lin_niangzi", "娘子", ("lin_chong", "zhang_jiaotou"), 12, 20),
+)
+"""(person, form, anchors, first, last chapter): a generic form that denotes the person in those
+chapters when an anchor is named shortly before it (寻到张教头家，闻说娘子… is 林冲's wife)."""
+CONTEXT_REACH = 60
+"""How many characters before a context form an anchor may be named."""
+
+VERSE_OPENERS = ("诗曰", "有诗为证", "但见", "词曰", "正是", "诗云", "有诗", "怎见得")
+"""A paragraph opening with one of these quotes verse: no events or relations from it."""
+
+ACTOR_VERBS = re.compile(
+    r"^(?:便|却|又|也|早|已|都|只|就|再|先|亲|自|乃|遂|随即|当时|慌忙|连忙|大喜|大怒|听了|见了|看了|"
+    r"道|说|问|叫|喝|答|笑|骂|拜|扶|来|去|到|走|奔|跳|抢|拿|取|提|把|将|与|和|同|引|领|带|请|坐|起|"
+    r"杀|打|斗|战|赶|追|救|捉|擒|射|砍|搠|剁|放|投|上|下|入|出|回|辞|别|吃|喫|饮|接|送|看|寻|听|望|"
+    r"收|叫|唤|教|令|差|传|谢|告|禀|应|对|向|被|吃了|喫了)")
+"""What may follow a name that is the subject of an act (武松提了哨棒 / 宋江道 / 林冲大怒)."""
+SPEECH_VERB = re.compile(r"^[^，。！？「」]{0,6}(?:道|说道|问道|答道|叫道|喝道|笑道|骂道|禀道|告道|说)")
+"""A name followed by one of these within a few characters speaks: he is in the scene."""
+CUE_ACTIONS = re.compile(r"打虎|打死|杀了|杀死|搠死|斩了|上山|上梁山|入伙|落草|投奔|刺配|发配|自缢|"
+                         r"放火|劫|逃走|越狱|招安|出家|剃度|中箭|阵亡|大虫")
+"""A block with one acting person still gives an event when one of these happens (武松打虎)."""
 
 SCENE_FORMS: tuple[tuple[str, int, int, tuple[str, ...]], ...] = (
     ("pan_jinlian", 24, 26, ("那妇人", "妇人", "嫂嫂", "淫妇", "那婆娘", "金莲")),

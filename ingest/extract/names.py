@@ -4,7 +4,9 @@ Names are compared in simplified script (`to_simplified`), so both scripts denot
 name form that two people share at the same priority is ambiguous and never matched. Priorities,
 highest first: a curated person inside the curated chapters, a lexicon person's own name, a
 lexicon alias. Curated people that the lexicon does not know (张三 the 泼皮, 管营 …) are matched
-only inside the curated chapters, where their generic names mean them.
+only inside the curated chapters, where their generic names mean them. A lexicon alias (a
+nickname, a title) matches only from the person's first chapter on, and the short aliases of
+`cues.ALIAS_CHAPTERS` only in their chapters: 浪子 before 燕青 enters is 浮浪子弟, not him.
 """
 
 from __future__ import annotations
@@ -16,7 +18,13 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ingest.extract.cues import NAME_CONTEXT_EXCLUDE, NAME_FORMS_SKIPPED, SCENE_FORMS
+from ingest.extract.cues import (
+    ALIAS_CHAPTERS,
+    NAME_CONTEXT_EXCLUDE,
+    NAME_CONTEXT_EXCLUDE_AFTER,
+    NAME_FORMS_SKIPPED,
+    SCENE_FORMS,
+)
 from ingest.normalize import to_simplified
 from kb.errors import ConfigError
 from kb.models import Person
@@ -127,8 +135,10 @@ class NameMatcher:
 
 
 def _excluded(text: str, start: int, form: str) -> bool:
+    end = start + len(form)
     return any(text[max(0, start - len(before)):start] == before
-               for before in NAME_CONTEXT_EXCLUDE.get(form, ()))
+               for before in NAME_CONTEXT_EXCLUDE.get(form, ())) or \
+        any(text.startswith(after, end) for after in NAME_CONTEXT_EXCLUDE_AFTER.get(form, ()))
 
 
 class Roster:
@@ -225,10 +235,25 @@ def _forms_of(person: Person, book_wide: set[str], scope: frozenset[int]) -> lis
         if len(form) < MIN_FORM or form in NAME_FORMS_SKIPPED:
             continue
         if form in book_wide:
-            forms.append(NameForm(form, person.id, PRIMARY if n == 0 else ALIAS))
+            forms.append(NameForm(form, person.id, PRIMARY if n == 0 else ALIAS,
+                                  None if n == 0 else _alias_scope(form, person.first_chapter)))
         else:
             forms.append(NameForm(form, person.id, CURATED, scope))
     return forms
+
+
+LAST_CHAPTER = 200
+
+
+def _alias_scope(form: str, first_chapter: int | None) -> frozenset[int] | None:
+    """Chapters where an alias may denote its person: its `ALIAS_CHAPTERS` range, else from the
+    person's first chapter on (None: everywhere)."""
+    if form in ALIAS_CHAPTERS:
+        first, last = ALIAS_CHAPTERS[form]
+        return frozenset(range(first, last + 1))
+    if first_chapter:
+        return frozenset(range(first_chapter, LAST_CHAPTER))
+    return None
 
 
 def _owners(forms: Iterable[NameForm]) -> dict[str, str]:

@@ -9,16 +9,20 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 
 from ingest.chunking import Block
 from ingest.extract.cues import (
     ACTIONS,
+    CUE_ACTIONS,
     NEGATION,
+    PASSIVE,
+    PLACE_MOVE,
     PLACE_TO,
     PLACES,
     RELATION_CUES,
+    RETROSPECTIVE,
+    SPEECH_VERB,
     STATE_CUES,
     RelationCue,
     StateKind,
@@ -27,12 +31,19 @@ from ingest.extract.names import Mention, Roster
 from ingest.extract.pairing import Pair, cue_pairs, relation_confidence
 from ingest.extract.parts import ChapterPart
 from ingest.extract.resolve import relation_id
-from ingest.extract.text import ChapterTexts, Span, segments, window
-from ingest.normalize import to_simplified
+from ingest.extract.scene import BlockScan, Segment
+from ingest.extract.text import MAX_QUOTE, ChapterTexts, Span, window
 from kb.models import Event, Participant, Relation, SourceRef, State
 
 MAX_PARTICIPANTS = 6
 EVENT_ORDER_BASE = 100
+MOVE_CONFIDENCE = 0.6
+"""A place reached (来到/到得/回到 + place) is a move; a place one is at (在/上) stays at 0.45."""
+SWORN = "sworn_brothers"
+KILL_CUE = re.compile(r"割下|割了|剜出|杀了|杀死|搠死|砍死|砍翻|剁翻|结果了")
+"""Kill words whose victim follows at once (割下那妇人头来)."""
+SPEECH_CUE = re.compile(r"拜为义兄|拜为哥哥|拜.{0,3}为兄|结为兄弟|结义|认义")
+"""Sworn-brother words that, spoken, bind the speaker and the listener."""
 _PLACE_RE = re.compile("|".join(sorted(PLACES, key=len, reverse=True)))
 _ACTION_RE = re.compile("|".join(re.escape(w) for w, _ in ACTIONS))
 _ACTION_LABEL = dict(ACTIONS)
@@ -45,30 +56,6 @@ def event_id(chapter: int, index: int) -> str:
 def event_order(chapter: int, index: int) -> int:
     """chapter × 1000 + 100 + n: after the curated events of the chapter (1…99), never colliding."""
     return chapter * 1000 + EVENT_ORDER_BASE + index
-
-
-@dataclass
-class _Segment:
-    span: Span
-    mentions: list[Mention]
-
-    @property
-    def people(self) -> set[str]:
-        return {m.person for m in self.mentions}
-
-
-class _Block:
-    """One block under extraction: its simplified text, segments and mentions."""
-
-    def __init__(self, block: Block, roster: Roster) -> None:
-        self.block = block
-        self.text = to_simplified(block.text)
-        self.mentions = roster.matcher(block.chapter).find(self.text)
-        self.segments = [_Segment(s, [m for m in self.mentions if s.covers(m.start, m.end)])
-                         for s in segments(self.text)]
-
-    def counts(self) -> Counter[str]:
-        return Counter(m.person for m in self.mentions)
 
 
 NAME_CUES = tuple(c for c in RELATION_CUES
@@ -104,7 +91,7 @@ class OfflineExtractor:
         part = ChapterPart(chapter=chapter, method=self.method)
         tally: Counter[str] = Counter()
         for block in sorted(blocks, key=lambda b: b.index):
-            scan = _Block(block, self.roster)
+            scan = BlockScan(block, self.roster)
             counts = scan.counts()
             if counts:
                 part.mentions[block.id] = dict(sorted(counts.items()))
@@ -123,14 +110,14 @@ class OfflineExtractor:
 
     # -- quotes ---------------------------------------------------------------------------------
 
-    def _quote(self, scan: _Block, segment: Span, lo: int, hi: int) -> str | None:
+    def _quote(self, scan: BlockScan, segment: Span, lo: int, hi: int) -> str | None:
         span = window(scan.text, segment, lo, hi)
         return None if span is None else self.texts.unique_quote(scan.block, segment, span)
 
-    def _ref(self, scan: _Block, quote: str) -> SourceRef:
+    def _ref(self, scan: BlockScan, quote: str) -> SourceRef:
         return SourceRef(chapter=scan.block.chapter, quote=quote, chunk_id=scan.block.id)
 
-    def _person_refs(self, scan: _Block, part: ChapterPart) -> None:
+    def _person_refs(self, scan: BlockScan, part: ChapterPart) -> None:
         for seg in scan.segments:
             for m in seg.mentions:
                 if m.person not in part.person_refs:
@@ -140,20 +127,23 @@ class OfflineExtractor:
 
     # -- events ---------------------------------------------------------------------------------
 
-    def _event(self, scan: _Block, counts: Counter[str]) -> Event | None:
-        if len(counts) < 2:
+    def _event(self, scan: BlockScan, counts: Counter[str]) -> Event | None:
+        """A scene event of the people who act in the block; one actor needs a cue action."""
+        people = self._present(scan)[:MAX_PARTICIPANTS]
+        if not people or (len(people) == 1 and not _cue_action(scan, people[0])):
             return None
-        ranked = sorted(counts, key=lambda p: (-counts[p], _first(scan.mentions, p)))
-        people = ranked[:MAX_PARTICIPANTS]
         found = self._event_quote(scan, people)
         if found is None:
             return None
-        quote, named = found
+        seg, quote = found
+        named = {m.person for m in seg.mentions}
+        people = [p for p in people if p in named] + [p for p in people if p not in named]
         block = scan.block
-        place = _place(to_simplified(quote), 1) or _place(scan.text, 2)
-        action = _action(to_simplified(quote))
-        title = self._title(people, counts, place, action)
-        confidence = min(0.9, 0.4 + 0.1 * min(3, counts[people[1]]) + (0.1 if len(named) >= 2 else 0))
+        place = _place(scan.text[seg.span.start:seg.span.end]) or _setting(scan, people)
+        action = _action(scan.masked[seg.span.start:seg.span.end]) or _block_action(scan, people)
+        title = self._title(people, scan.narrative_counts(), place, action)
+        second = counts[people[1]] if len(people) > 1 else 0
+        confidence = min(0.9, 0.4 + 0.1 * min(3, second) + (0.1 if len(named & set(people)) >= 2 else 0))
         summary = (f"第{block.chapter}回场景：{'、'.join(self._name(p) for p in people)}"
                    + (f"，地点{place}" if place else "") + (f"，{action}" if action else "") + "。")
         return Event(id=event_id(block.chapter, block.index), title=title, chapter=block.chapter,
@@ -162,21 +152,28 @@ class OfflineExtractor:
                      summary=summary, sources=[self._ref(scan, quote)], confidence=round(confidence, 2),
                      origin="extracted")
 
-    def _event_quote(self, scan: _Block, people: list[str]) -> tuple[str, set[str]] | None:
-        top = set(people[:2])
+    def _present(self, scan: BlockScan) -> list[str]:
+        """The block's actors, without anyone before the chapter the lexicon has them enter in."""
+        chapter = scan.block.chapter
+        return [p for p in scan.actors() if (first := self.roster.people[p].first_chapter) is None
+                or first <= chapter]
 
-        def score(seg: _Segment) -> tuple[int, int, int, int]:
-            named = seg.people & set(people)
-            return (-len(named & top), -len(named), 0 if _ACTION_RE.search(scan.text, seg.span.start,
-                                                                            seg.span.end) else 1,
-                    seg.span.start)
+    def _event_quote(self, scan: BlockScan, people: list[str]) -> tuple[Segment, str] | None:
+        """A narrative segment naming the most actors, an act preferred, and its unique quote."""
+        wanted, top = set(people), set(people[:2])
 
-        for seg in sorted((s for s in scan.segments if s.people & set(people)), key=score):
-            named = [m for m in seg.mentions if m.person in people]
+        def score(seg: Segment) -> tuple[int, int, int, int]:
+            named = seg.people & wanted
+            acted = _ACTION_RE.search(scan.masked, seg.span.start, seg.span.end) or \
+                CUE_ACTIONS.search(scan.masked, seg.span.start, seg.span.end)
+            return (-len(named & top), -len(named), 0 if acted else 1, seg.span.start)
+
+        for seg in sorted((s for s in scan.segments if s.narrative and s.people & wanted), key=score):
+            named = [m for m in seg.mentions if m.person in wanted]
             for lo, hi in ((named[0].start, named[-1].end), (named[0].start, named[0].end)):
                 quote = self._quote(scan, seg.span, lo, hi)
                 if quote is not None:
-                    return quote, {m.person for m in named if lo <= m.start and m.end <= hi}
+                    return seg, quote
         return None
 
     def _name(self, person: str) -> str:
@@ -190,13 +187,18 @@ class OfflineExtractor:
 
     # -- relations ------------------------------------------------------------------------------
 
-    def _relations(self, scan: _Block, event: Event | None, tally: Counter[str]) -> list[Relation]:
+    def _relations(self, scan: BlockScan, event: Event | None, tally: Counter[str]) -> list[Relation]:
         found: dict[tuple[str, str, str], Relation] = {}
-        for seg in scan.segments:
+        for index, seg in enumerate(scan.segments):
+            if seg.verse:
+                continue
+            if seg.speech:
+                for spoken in self._speech_relations(scan, index, event):
+                    _keep(found, spoken)
             if len(seg.people) < 2:
                 continue
             for cue in RELATION_CUES:
-                for match in cue.pattern.finditer(scan.text, seg.span.start, seg.span.end):
+                for match in cue.pattern.finditer(scan.masked, seg.span.start, seg.span.end):
                     for pair in cue_pairs(scan.text, seg.mentions, cue, match.start(), match.end(),
                                           seg.span.start):
                         relation = self._relation(scan, seg, cue, pair, event)
@@ -206,9 +208,68 @@ class OfflineExtractor:
                         _keep(found, relation)
             for relation in self._name_relations(scan, seg, event):
                 _keep(found, relation)
+        for index, seg in enumerate(scan.segments):
+            if seg.narrative:
+                for relation in self._carried_kills(scan, index, event):
+                    _keep(found, relation)
         return list(found.values())
 
-    def _name_relations(self, scan: _Block, seg: _Segment, event: Event | None) -> list[Relation]:
+    def _carried_kills(self, scan: BlockScan, index: int, event: Event | None) -> list[Relation]:
+        """被武松揪倒来 … 便割下那妇人头来: a kill cue with its victim right after it and no name
+        before it takes as killer the agent (after 被, else the subject) of the sentence up to
+        three back that names the victim; that sentence, naming both, is the first quote."""
+        seg = scan.segments[index]
+        found = []
+        for match in KILL_CUE.finditer(scan.masked, seg.span.start, seg.span.end):
+            victim = next((m for m in seg.mentions if 0 <= m.start - match.end() <= 1), None)
+            if victim is None or any(m.end <= match.start() and m.person != victim.person
+                                     for m in seg.mentions):
+                continue
+            for back in scan.segments[max(0, index - 3):index][::-1]:
+                agent = _agent_of(scan.text, back, victim.person)
+                if agent is None:
+                    continue
+                first = min(agent.start, min(m.start for m in back.mentions if m.person == victim.person))
+                quote = self._quote(scan, back.span, first, max(agent.end, first + 1))
+                act = self._quote(scan, seg.span, match.start(), victim.end)
+                if quote is not None:
+                    refs = [self._ref(scan, q) for q in (quote, act) if q is not None]
+                    linked = [event.id] if event is not None and \
+                        {agent.person, victim.person} <= set(event.person_ids) else []
+                    found.append(Relation(
+                        id=relation_id(agent.person, victim.person, "killed"), source=agent.person,
+                        target=victim.person, type="killed", directed=True,
+                        chapters=[scan.block.chapter], events=linked, sources=refs, confidence=0.55,
+                        origin="extracted", description="杀 with the killer named a sentence before"))
+                break
+        return found
+
+    def _speech_relations(self, scan: BlockScan, index: int, event: Event | None) -> list[Relation]:
+        """受武二四拜，拜为义兄。」宋江大喜: a sworn-brother cue in speech joins the speaker with
+        the first other person named in the narrative right after the speech (the listener)."""
+        seg = scan.segments[index]
+        match = SPEECH_CUE.search(scan.masked, seg.span.start, seg.span.end)
+        speaker = _speaker(scan, index)
+        after = scan.segments[index + 1] if index + 1 < len(scan.segments) else None
+        if match is None or speaker is None or after is None or not after.narrative:
+            return []
+        mine = [m for m in seg.mentions if m.person == speaker.person]
+        listener = next((m for m in after.mentions if m.person != speaker.person), None)
+        if listener is None or seg.people - {speaker.person} or not mine:
+            return []
+        span = Span(mine[-1].start, listener.end)
+        if len(span) > MAX_QUOTE or not self.texts.is_unique(scan.block.chapter,
+                                                            scan.block.text[span.start:span.end]):
+            return []
+        quote = scan.block.text[span.start:span.end]
+        a, b = sorted((speaker.person, listener.person))
+        linked = [event.id] if event is not None and {a, b} <= set(event.person_ids) else []
+        return [Relation(id=relation_id(a, b, SWORN, False), source=a, target=b, type=SWORN,
+                         directed=False, chapters=[scan.block.chapter], events=linked,
+                         sources=[self._ref(scan, quote)], confidence=0.75, origin="extracted",
+                         description="speech: 拜为义兄")]
+
+    def _name_relations(self, scan: BlockScan, seg: Segment, event: Event | None) -> list[Relation]:
         """Relations a name states itself: 林冲娘子 → spouse, 林冲丈人 → father-in-law."""
         found = []
         for mention in seg.mentions:
@@ -223,7 +284,7 @@ class OfflineExtractor:
                         break
         return found
 
-    def _relation(self, scan: _Block, seg: _Segment, cue: RelationCue, pair: Pair,
+    def _relation(self, scan: BlockScan, seg: Segment, cue: RelationCue, pair: Pair,
                   event: Event | None) -> Relation | None:
         quote = self._quote(scan, seg.span, pair.first, pair.last)
         if quote is None:
@@ -238,38 +299,40 @@ class OfflineExtractor:
 
     # -- states ---------------------------------------------------------------------------------
 
-    def _states(self, scan: _Block, tally: Counter[str]) -> list[State]:
+    def _states(self, scan: BlockScan, tally: Counter[str]) -> list[State]:
         states: list[State] = []
         for seg in scan.segments:
-            if not seg.mentions:
+            if not seg.mentions or seg.verse:
                 continue
             for cue in STATE_CUES:
-                for match in cue.pattern.finditer(scan.text, seg.span.start, seg.span.end):
+                for match in cue.pattern.finditer(scan.masked, seg.span.start, seg.span.end):
                     value = cue.value.format(*match.groups()) if cue.value else match.group(1)
                     state = self._state(scan, seg, cue.kind, value, match.start(), match.end(),
                                         cue.gap, cue.confidence, cue.note or cue.kind)
                     if state is not None:
                         states.append(state)
-            states += self._place_states(scan, seg)
+            if seg.narrative and not RETROSPECTIVE.search(scan.text, seg.span.start, seg.span.end):
+                states += self._place_states(scan, seg)
         tally["states_found"] += len(states)
         return states
 
-    def _place_states(self, scan: _Block, seg: _Segment) -> list[State]:
+    def _place_states(self, scan: BlockScan, seg: Segment) -> list[State]:
         states = []
         for match in _PLACE_RE.finditer(scan.text, seg.span.start, seg.span.end):
             verb = PLACE_TO.search(scan.text, max(seg.span.start, match.start() - 2), match.start())
             if verb is None:
                 continue
-            state = self._state(scan, seg, "place", match.group(), verb.start(), match.end(), 8, 0.45,
-                                f"到{match.group()}")
+            moved = PLACE_MOVE.search(scan.text, max(seg.span.start, match.start() - 2), match.start())
+            state = self._state(scan, seg, "place", match.group(), verb.start(), match.end(), 8,
+                                MOVE_CONFIDENCE if moved else 0.45, f"到{match.group()}")
             if state is not None:
                 states.append(state)
         return states
 
-    def _state(self, scan: _Block, seg: _Segment, kind: StateKind, value: str, start: int, end: int,
+    def _state(self, scan: BlockScan, seg: Segment, kind: StateKind, value: str, start: int, end: int,
                gap: int, confidence: float, note: str) -> State | None:
         before = [m for m in seg.mentions if m.end <= start and start - m.end <= gap
-                  and not NEGATION.search(scan.text[m.end:start])]
+                  and not NEGATION.search(scan.text[m.end:start]) and not _agent(scan.text, m)]
         if not before or not value:
             return None
         person = before[-1]
@@ -281,20 +344,68 @@ class OfflineExtractor:
                      sources=[self._ref(scan, quote)], confidence=confidence, origin="extracted")
 
 
-def _first(mentions: Iterable[Mention], person: str) -> int:
-    return next(m.start for m in mentions if m.person == person)
+def _agent(text: str, mention: Mention) -> bool:
+    """被高太尉 / 吃武松: the agent of a passive, never the subject a state belongs to."""
+    return mention.start > 0 and text[mention.start - 1] in PASSIVE
 
 
-def _place(text: str, least: int) -> str | None:
-    """The place named most often (at least `least` times), the earlier one on a tie."""
-    counts = Counter(m.group() for m in _PLACE_RE.finditer(text))
-    places = [p for p in counts if counts[p] >= least]
-    return max(places, key=lambda p: (counts[p], -text.find(p))) if places else None
+def _agent_of(text: str, seg: Segment, victim: str) -> Mention | None:
+    """In a narrative sentence naming the victim: the agent after 被, else another subject."""
+    if not seg.narrative or victim not in seg.people:
+        return None
+    others = [m for m in seg.mentions if m.person != victim]
+    passive = [m for m in others if _agent(text, m)]
+    return passive[0] if passive else None
+
+
+def _speaker(scan: BlockScan, index: int) -> Mention | None:
+    """Who speaks segment `index`: the last name before a speech verb in the segment before it."""
+    if index == 0 or scan.segments[index - 1].speech:
+        return None
+    before = scan.segments[index - 1]
+    speaking = [m for m in before.mentions if SPEECH_VERB.match(scan.text[m.end:before.span.end])]
+    return speaking[-1] if speaking else None
+
+
+def _place(text: str) -> str | None:
+    """The first place named in the event's own sentence."""
+    match = _PLACE_RE.search(text)
+    return match.group() if match else None
+
+
+def _setting(scan: BlockScan, people: list[str]) -> str | None:
+    """The block's setting: a place an actor reaches or is at (来到/在 + place) in its narrative."""
+    for seg in scan.segments:
+        if not seg.narrative or not seg.people & set(people):
+            continue
+        for match in _PLACE_RE.finditer(scan.text, seg.span.start, seg.span.end):
+            if PLACE_TO.search(scan.text, max(seg.span.start, match.start() - 2), match.start()):
+                return match.group()
+    return None
 
 
 def _action(text: str) -> str | None:
     match = _ACTION_RE.search(text)
     return _ACTION_LABEL[match.group()] if match else None
+
+
+def _narrative_with(scan: BlockScan, people: list[str]) -> list[Segment]:
+    return [s for s in scan.segments if s.narrative and s.people & set(people)]
+
+
+def _block_action(scan: BlockScan, people: list[str]) -> str | None:
+    """An action word of a narrative sentence naming an actor (names masked)."""
+    for seg in _narrative_with(scan, people):
+        action = _action(scan.masked[seg.span.start:seg.span.end])
+        if action is not None:
+            return action
+    return None
+
+
+def _cue_action(scan: BlockScan, person: str) -> bool:
+    """A strong act (打虎, 杀, 上山, 投奔 …) in the block's narrative, names masked."""
+    return any(s.narrative and CUE_ACTIONS.search(scan.masked, s.span.start, s.span.end)
+               for s in scan.segments) and bool(_narrative_with(scan, [person]))
 
 
 def _dedupe_states(states: list[State]) -> list[State]:

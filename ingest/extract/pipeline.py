@@ -195,7 +195,7 @@ def assemble(parts: Sequence[ChapterPart], inputs: Inputs) -> KnowledgeBundle:
     people = _people(parts, inputs, referenced)
     ids = {p.id for p in people}
     events = [_only_known(e, ids) for e in events]
-    events = [e for e in events if len(e.participants) >= 2]
+    events = [e for e in events if e.participants]
     event_ids = {e.id for e in events}
     relations = [relink_events(r, {}, event_ids) for r in relations
                  if r.source in ids and r.target in ids]
