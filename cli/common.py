@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 import typer
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from rich.console import Console
 
 from ingest.corpus import parse_chapter_range
@@ -72,6 +72,10 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
             raise fail(f"{exc}{hint}") from None
         except KBError as exc:
             raise fail(str(exc)) from None
+        except ValidationError as exc:  # before ValueError, which it subclasses
+            err = exc.errors()[0]
+            field = ".".join(str(p) for p in err["loc"]) or "input"
+            raise fail(f"{field}: {err['msg']}") from None
         except ValueError as exc:
             raise fail(str(exc)) from None
 

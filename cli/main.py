@@ -110,6 +110,8 @@ def search(question: Annotated[str, typer.Argument(help="the question, either sc
     """Rank source blocks for a question and show why each was found, ranked and packed."""
     if strategy not in STRATEGIES:
         raise ValueError(f"--strategy must be one of {', '.join(STRATEGIES)}")
+    if not question.strip():
+        raise ValueError("question: must not be empty")
     corpus = load_corpus_for(settings())
     retriever = corpus.retriever.subset(chapters_option(chapters))
     trace = retriever.search(question, _options(strategy, budget, max_blocks, policy, explain))

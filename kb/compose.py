@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ingest.chunking import Block
-from ingest.normalize import normalize
+from ingest.normalize import is_cjk, normalize
 from kb.answer_models import StageNote
 from kb.coverage import best_sentences, question_weights
 from kb.evidence import Gathered
@@ -132,7 +132,8 @@ def compose_open(g: Gathered, block_of: Callable[[str], Block | None],
     best = best_sentences(_about(g.packed, block_of, names), block_of, weights)
     if not best or (weights and best[0][0] < MIN_COVERAGE):
         missing = "、".join(sorted(weights, key=weights.__getitem__, reverse=True)[:6])
-        return Draft("insufficient", "", f"证据中找不到问题的要点（{missing}）。")
+        what = f"问题的要点（{missing}）" if missing else "与问题相关的原文"
+        return Draft("insufficient", "", f"证据中找不到{what}。")
     records = [h.record for h in g.knowledge[:KNOWLEDGE_LINES]]
     lacking = missing_part(question, [s for _, s, _ in best],
                            {p for r in records for p in participants(r)}, g.plan.person_ids, people)
@@ -194,6 +195,9 @@ def compose(g: Gathered, block_of: Callable[[str], Block | None], people: People
             relation_types: RelationTypes, after: int | None = None) -> Draft:
     """The offline answer for the plan's kind, or `insufficient` with the reason. `after`: the
     chapter a follow-up continues from."""
+    if not any(is_cjk(ch) for ch in question):
+        return Draft("insufficient", "", "问题里没有中文字词：本服务检索《水浒传》原文，请用中文提问"
+                                         "（简体、繁体均可）。")
     if dangling_reference(question, g.plan):
         return Draft("insufficient", "", "问题里的“他/她”指谁？请先问一个提到人物的问题"
                                          "（并沿用同一个 session_id），或直接写出人名。")

@@ -9,6 +9,13 @@ The rule. Walk the person's events in book order (`Event.order`). An event opens
 The first stage, unless it opens on a turning point, is titled like rule 2 with the states begun
 by its chapter, else with the event's place, else its title. Places of single events (a tavern,
 a temple) do not open stages: the knowledge base marks moves with place states and turning points.
+A state opens stages when it is curated, or extracted with confidence ≥ `STAGE_CONFIDENCE` (the
+offline extractor gives a place reached 0.6 and a place merely named 0.45).
+3. else the story jumps: `CHAPTER_GAP` or more chapters lie between this event and the previous one;
+   the stage is titled with the event's place, else its title.
+Then, so that stages stay meaningful on extracted data: a stage holding a single event that no
+turning point or curated state opened merges into the stage before it (the first stage into the
+next), and while there are more than `MAX_STAGES`, the smallest such stage merges likewise.
 A stage's place is the value of the place state that opened it, else its first event's place.
 Each state joins the stage holding the first event at or after the state's chapter; a
 `status`/`place` state that begins after every event opens a last stage of its own; any other
@@ -35,6 +42,12 @@ from kb.views import (
 
 STAGE_KINDS = ("status", "place")
 """State kinds that can open a stage."""
+STAGE_CONFIDENCE = 0.55
+"""An extracted state opens a stage only from this confidence on."""
+CHAPTER_GAP = 5
+"""A jump of this many chapters between two events of the person opens a stage."""
+MAX_STAGES = 20
+"""More stages than this are merged (smallest first): a reader follows about 5–20 stages."""
 
 
 @dataclass
@@ -43,6 +56,13 @@ class _Stage:
     place: str | None
     events: list[Event] = field(default_factory=list)
     states: list[State] = field(default_factory=list)
+    firm: bool = False
+    """opened by a turning point or a curated state: never merged away"""
+
+    def absorb(self, other: _Stage) -> None:
+        self.events = sorted([*self.events, *other.events], key=lambda e: e.order)
+        self.states = [*self.states, *other.states]
+        self.place = self.place or other.place
 
     def view(self) -> JourneyStage:
         chapters = sorted({e.chapter for e in self.events} | {s.chapter for s in self.states})
@@ -67,8 +87,13 @@ def _ref_key(ref: SourceRef) -> tuple[str | None, int | None, str]:
     return (ref.chunk_id, ref.chapter, ref.quote)
 
 
+def _opens(state: State) -> bool:
+    return state.kind in STAGE_KINDS and (state.origin == "curated" or
+                                          state.confidence >= STAGE_CONFIDENCE)
+
+
 def _opening_state(states: Sequence[State], after: int, upto: int) -> State | None:
-    opening = [s for s in states if s.kind in STAGE_KINDS and after < s.chapter <= upto]
+    opening = [s for s in states if _opens(s) and after < s.chapter <= upto]
     return min(opening, key=lambda s: (s.chapter, s.kind != "place", natural_key(s.id)),
                default=None)
 
@@ -76,8 +101,9 @@ def _opening_state(states: Sequence[State], after: int, upto: int) -> State | No
 def _stage_for(event: Event, opening: State | None) -> _Stage:
     if event.turning_point or opening is None:
         return _Stage(event.title if event.turning_point or not event.place else event.place,
-                      event.place)
-    return _Stage(opening.value, opening.value if opening.kind == "place" else event.place)
+                      event.place, firm=event.turning_point)
+    return _Stage(opening.value, opening.value if opening.kind == "place" else event.place,
+                  firm=opening.origin == "curated")
 
 
 def _stages_from_events(events: Sequence[Event], states: Sequence[State]) -> list[_Stage]:
@@ -85,7 +111,8 @@ def _stages_from_events(events: Sequence[Event], states: Sequence[State]) -> lis
     previous_chapter = -1
     for event in events:
         opening = _opening_state(states, previous_chapter, event.chapter)
-        if not stages or event.turning_point or opening is not None:
+        jump = previous_chapter >= 0 and event.chapter - previous_chapter >= CHAPTER_GAP
+        if not stages or event.turning_point or opening is not None or jump:
             stages.append(_stage_for(event, opening))
         stage = stages[-1]
         stage.place = stage.place or event.place
@@ -99,11 +126,31 @@ def _place_state(state: State, stages: list[_Stage]) -> None:
         if any(e.chapter >= state.chapter for e in stage.events):
             stage.states.append(state)
             return
-    if state.kind in STAGE_KINDS or not stages:
+    if _opens(state) or not stages:
         place = state.value if state.kind == "place" else None
-        stages.append(_Stage(state.value, place, states=[state]))
+        stages.append(_Stage(state.value, place, states=[state], firm=state.origin == "curated"))
     else:
         stages[-1].states.append(state)
+
+
+def _merge_small(stages: list[_Stage]) -> list[_Stage]:
+    """Single-event stages, then the smallest, merge into a neighbour (firm stages stay)."""
+    stages = list(stages)
+    while len(stages) > 1:
+        loose = [i for i, s in enumerate(stages) if not s.firm]
+        single = [i for i in loose if len(stages[i].events) <= 1]
+        if single:
+            index = single[0]
+        elif len(stages) > MAX_STAGES and loose:
+            index = min(loose, key=lambda i: (len(stages[i].events), i))
+        else:
+            break
+        into = index - 1 if index > 0 else 1
+        if into > index:
+            stages[into].title, stages[into].place = stages[index].title, stages[index].place
+        stages[into].absorb(stages[index])
+        del stages[index]
+    return stages
 
 
 def build_journey(person: Person, events: Sequence[Event], states: Sequence[State]) -> Journey:
@@ -111,6 +158,7 @@ def build_journey(person: Person, events: Sequence[Event], states: Sequence[Stat
     ordered_events = sorted(events, key=lambda e: e.order)
     ordered_states = sorted(states, key=state_key)
     stages = _stages_from_events(ordered_events, ordered_states)
+    stages = _merge_small(stages)
     for state in ordered_states:
         _place_state(state, stages)
     return Journey(person=PersonView.of(person), stages=[stage.view() for stage in stages])

@@ -56,7 +56,9 @@ def _label(entry: NameEntry) -> str:
 
 def suggestions(name: str, entries: Iterable[NameEntry]) -> list[str]:
     """Closest known names: names containing the query (or contained in it), then difflib."""
-    key = normalize(name) or name
+    key = normalize(name)
+    if not key:  # an empty or punctuation-only name is close to nothing
+        return []
     by_key: dict[str, NameEntry] = {}
     for entry in sorted(entries, key=lambda e: (not e.primary, e.person_id, e.key)):
         by_key.setdefault(entry.key, entry)
@@ -75,6 +77,8 @@ def suggestions(name: str, entries: Iterable[NameEntry]) -> list[str]:
 def unknown_person(name: str, entries: Iterable[NameEntry]) -> NotFound:
     close = suggestions(name, entries)
     hint = f"; closest: {', '.join(close)}" if close else ""
+    if not normalize(name):
+        return NotFound("person name: must not be empty", [])
     return NotFound(f"unknown person {name!r}{hint}", close)
 
 

@@ -61,12 +61,14 @@ def test_ask_prints_a_readable_answer(api_data_dir: Path, api_falkordb: str) -> 
     assert "--session" in result.stdout
 
 
-@pytest.mark.parametrize(("question", "field"), [("   ", "question"), ("林" * 501, "question")])
+@pytest.mark.parametrize(("question", "field"), [("", "question"), ("   ", "question"),
+                                                ("林" * 501, "question")])
 def test_a_rejected_question_is_exit_2_naming_the_field(api_data_dir: Path, api_falkordb: str,
                                                         question: str, field: str) -> None:
     result = runner.invoke(app, ["ask", question], env=cli_env(api_data_dir, api_falkordb))
     assert result.exit_code == 2
     assert field in result.output and "Traceback" not in result.output
+    assert "pydantic.dev" not in result.output
 
 
 def test_ask_starts_and_stops_the_embedded_store(tmp_path: Path, api_corpus: Corpus) -> None:

@@ -94,6 +94,23 @@ def test_answerable_questions_of_the_same_shapes_are_answered(service: AskServic
     assert service.ask(AskRequest(question=question)).status == "answered"
 
 
+@pytest.mark.parametrize("question,reason", [("Who is Lin Chong?", "中文"), ("？？？", "中文"),
+                                             ("那他后来呢？", "指谁")])
+def test_questions_without_content_say_what_is_missing(service: AskService, question: str,
+                                                       reason: str) -> None:
+    r = service.ask(AskRequest(question=question))
+    assert r.status == "insufficient" and reason in (r.reason or "")
+
+
+def test_follow_up_continues_after_the_cited_chapter(service: AskService) -> None:
+    first = service.ask(AskRequest(question="林冲在野猪林被谁救了？"))
+    assert first.citations and first.citations[0].chapter in (8, 9)
+    follow = service.ask(AskRequest(question="那他后来呢？", session_id=first.session_id))
+    assert follow.plan.kind == "journey" and follow.plan.person_ids == ["lin_chong"]
+    assert follow.stages and all(max(s.chapters) > first.citations[0].chapter
+                                 for s in follow.stages)
+
+
 def test_too_long_question_is_rejected(service: AskService) -> None:
     with pytest.raises(QueryRejected, match="question"):
         service.ask(AskRequest(question="林" * 2000))

@@ -81,6 +81,11 @@ def test_search_readable_output(data_dir: Path) -> None:
     assert code == 0 and "packed" in out
 
 
+def test_empty_question_is_exit_2(data_dir: Path) -> None:
+    code, out = run(data_dir, "search", "  ")
+    assert code == 2 and "question" in out
+
+
 def test_chunk_command(data_dir: Path) -> None:
     code, out = run(data_dir, "chunk", "ch007_chunk_004", "--json")
     assert code == 0

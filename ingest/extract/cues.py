@@ -101,14 +101,17 @@ RELATION_CUES: tuple[RelationCue, ...] = (
          gap_before=6, gap_after=-1, note="A与B商议 (names before the cue only)"),
     _cue("colleague", r"两个|二人|两位|二位|两人|二个", "none", 0.4, gap_before=1, gap_after=-1,
          note="A、B两个: two people acting together"),
+    _cue("colleague", r"一同|一齐|同行|一处|同来|同去|齐来|并马|并力", "none", 0.4, gap_before=2,
+         gap_after=-1, note="A与B一同…: two people joined by 与/和 acting together"),
     _cue("host_guest", r"投奔|投托|去投|来投|投靠|寄居", "backward", 0.5, gap_before=6, gap_after=1,
          note="A投奔B: B is the host (source)"),
     _cue("acquaintance", r"相见|相会|认得|拜见|参见|拜识|结识|来见|去见|会见|投见|厮见|相识", "none", 0.4,
          gap_before=6, gap_after=1, note="A与B相见 / A拜见B: the two meet; no fallback on bare verbs"),
-    _cue("host_guest", r"请|邀|陪|迎接|接着|接见|留", "forward", 0.4, gap_before=1, gap_after=0,
+    _cue("host_guest", r"请|邀|陪|迎接|接着|接见|留", "forward", 0.4, gap_before=2, gap_after=0,
          note="A请B / A迎接B: A is the host (names right next to the verb)"),
-    _cue("acquaintance", r"问|对|向|叫|唤|劝|谢|拜谢|称谢|说与|告诉|扶起|辞别|别了|拜辞|投见|会见|寻|访",
-         "none", 0.4, gap_before=1, gap_after=0,
+    _cue("acquaintance", r"问|对|向|叫|唤|劝|谢|拜谢|称谢|说与|告诉|扶起|辞别|别了|拜辞|投见|会见|寻|访|"
+         r"见了|遇见|撞见|迎着|赶上",
+         "none", 0.4, gap_before=2, gap_after=0,
          note="A问B / A辞别B: the two speak face to face (names right next to the verb)"),
 )
 """Relation cues, strongest first; one sentence may signal several types for the same pair."""
