@@ -62,13 +62,15 @@ class AskService:
         self.session_dir = session_dir
         self._sessions: OrderedDict[str, SessionState] = OrderedDict()
         self._lock = threading.Lock()
+        self.titles = {n: c.title for n, c in corpus.chapters.items()}
         self.pipeline = EvidencePipeline(provider, bundle or active_bundle(settings, corpus),
-                                         settings.knowledge_budget, settings.query_expansion)
+                                         settings.knowledge_budget, settings.query_expansion,
+                                         self.titles)
 
     def reload(self, bundle: KnowledgeBundle) -> None:
         """Swap in a new bundle (after the provider loaded it); in-flight requests keep the old."""
         self.pipeline = EvidencePipeline(self.provider, bundle, self.settings.knowledge_budget,
-                                         self.settings.query_expansion)
+                                         self.settings.query_expansion, self.titles)
 
     def ask(self, request: AskRequest) -> AskResponse:
         started = time.perf_counter()

@@ -158,6 +158,21 @@ def compose_open(g: Gathered, block_of: Callable[[str], Block | None],
     return Draft("answered", "\n".join(lines), quotes=quotes)
 
 
+def compose_chapter(g: Gathered, block_of: Callable[[str], Block | None], names: Sequence[str],
+                    df: Callable[[str], int], n_docs: int) -> Draft:
+    """第几回: the chapter whose title matches, and the sentence of that chapter that holds the
+    most of the question (the title line itself is not part of any block, so not quoted)."""
+    assert g.chapter is not None
+    chapter = g.chapter
+    weights = question_weights(g.plan.cleaned, [*names, *g.plan.names], df, n_docs)
+    mine = [c for c in g.packed if (b := block_of(c)) and b.chapter == chapter.chapter]
+    best = best_sentences(mine, block_of, weights, limit=1)
+    lines = [f"{chapter.title}（第{chapter.chapter}回）"]
+    quotes = [(sentence, chunk_id) for _, sentence, chunk_id in best]
+    lines += [f"· {_cite(q)}" for q in quotes]
+    return Draft("answered", "\n".join(lines), quotes=quotes)
+
+
 def compose_temporal(g: Gathered, people: PeopleIndex,
                      block_of: Callable[[str], Block | None]) -> Draft:
     """How something began or ended: the earliest or latest events of the person, in book order,
@@ -209,12 +224,14 @@ def compose(g: Gathered, block_of: Callable[[str], Block | None], people: People
     if problem:
         return Draft("insufficient", "", problem + "。")
     names = [n for pid in g.plan.person_ids for n in people.people[pid].all_names]
-    if g.plan.kind == "pair" and g.pair is not None:
+    if g.plan.kind == "pair" and g.pair is not None and (g.pair.relations or g.pair.shared_events):
         return _with_passages(compose_pair(g), g, block_of, names, df, n_docs)
     if g.plan.kind == "journey" and g.journey is not None:
         return compose_journey(g, after)
     if len(g.plan.person_ids) == 1 and asks_identity(question, names):
         return compose_profile(people.people[g.plan.person_ids[0]])
+    if g.chapter is not None:
+        return compose_chapter(g, block_of, names, df, n_docs)
     if g.temporal and g.plan.kind == "open":
         return compose_temporal(g, people, block_of)
     return compose_open(g, block_of, people, question, df, n_docs)

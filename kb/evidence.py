@@ -5,11 +5,12 @@ for, and those move up the lexical order. `kbx eval --strategy kb` evaluates exa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ingest.normalize import normalize
 from kb.bundle import KnowledgeBundle
+from kb.chapters import ChapterMatch, ChapterTitles
 from kb.errors import NotFound
 from kb.expansion import expansions_for
 from kb.knowledge import KnowledgeHit, KnowledgeIndex
@@ -49,6 +50,8 @@ class Gathered:
     decisions: dict[str, str] = field(default_factory=dict)
     temporal: list[Event] = field(default_factory=list)
     """The earliest or latest events a how-it-began / how-it-ended question points to."""
+    chapter: ChapterMatch | None = None
+    """The chapter a which-chapter question (第几回) names by its title."""
 
 
 def _sources(records: Sequence[Record]) -> list[tuple[str, str]]:
@@ -64,7 +67,9 @@ class EvidencePipeline:
     """Plan → knowledge → graph pointers → lexical fill → packing; shared by /ask and eval."""
 
     def __init__(self, provider: RelationProvider, bundle: KnowledgeBundle,
-                 knowledge_budget: int = 3000, expansion: bool = True) -> None:
+                 knowledge_budget: int = 3000, expansion: bool = True,
+                 titles: Mapping[int, str] | None = None) -> None:
+        self.titles = ChapterTitles(titles or {})
         self.provider = provider
         self.bundle = bundle
         self.people = PeopleIndex.build(bundle.people)
@@ -100,7 +105,8 @@ class EvidencePipeline:
         plan_records = curated or plan_records  # curated records win over extracted ones
         temporal = self._temporal(question, plan, plan_records)
         plan_records = [*temporal, *plan_records]
-        pointers = _sources(plan_records) + _sources(
+        chapter = self.titles.match(question)
+        pointers = self._chapter_pointers(chapter, retriever) + _sources(plan_records) + _sources(
             [h.record for h in knowledge if not isinstance(h.record, Person)][:TOP_KNOWLEDGE_POINTERS])
         ranking, origins = self._order(retriever, query, options, pointers)
         costs = [retriever.costs[retriever.position[c]] for c in ranking]
@@ -108,7 +114,17 @@ class EvidencePipeline:
         packed = [c for c, d in zip(ranking, decisions, strict=True) if d is Decision.SELECTED]
         return Gathered(plan, query, expansions, knowledge, plan_records, pair, journey, ranking,
                         origins, packed,
-                        {c: d.value for c, d in zip(ranking, decisions, strict=True)}, temporal)
+                        {c: d.value for c, d in zip(ranking, decisions, strict=True)}, temporal,
+                        chapter)
+
+    @staticmethod
+    def _chapter_pointers(chapter: ChapterMatch | None, retriever: Retriever
+                          ) -> list[tuple[str, str]]:
+        """The blocks of the chapter a 第几回 question names (its title vouches for them)."""
+        if chapter is None:
+            return []
+        return [(b.id, f"chapter:{chapter.chapter}") for b in retriever.blocks
+                if b.chapter == chapter.chapter]
 
     def _temporal(self, question: str, plan: Plan, plan_records: list[Record]) -> list[Event]:
         """A question about how something began or ended points to the earliest or latest events:

@@ -17,16 +17,18 @@ def active_bundle(cfg: Settings, corpus: Corpus) -> KnowledgeBundle:
     return load_bundle(cfg.active_bundle_dir(), corpus.blocks)
 
 
-def _pipeline_for(bundle: KnowledgeBundle, budget: int, expansion: bool) -> EvidencePipeline:
+def _pipeline_for(bundle: KnowledgeBundle, budget: int, expansion: bool,
+                  titles: dict[int, str]) -> EvidencePipeline:
     provider = MemoryProvider()
     provider.load(bundle)
-    return EvidencePipeline(provider, bundle, budget, expansion)
+    return EvidencePipeline(provider, bundle, budget, expansion, titles)
 
 
 def kb_strategy(corpus: Corpus, retriever: Retriever, cfg: Settings,
                 options: SearchOptions) -> Strategy:
     bundle = active_bundle(cfg, corpus)
-    pipeline = _pipeline_for(bundle, cfg.knowledge_budget, cfg.query_expansion)
+    pipeline = _pipeline_for(bundle, cfg.knowledge_budget, cfg.query_expansion,
+                             {n: c.title for n, c in corpus.chapters.items()})
 
     def run(q: LabeledQuestion) -> Evidence:
         gathered = pipeline.gather(q.question.question, retriever, options)

@@ -5,7 +5,8 @@ The rule. Walk the person's events in book order (`Event.order`). An event opens
    with the event's title;
 2. else a `place` or `status` state of the person begins after the previous event's chapter and
    no later than this event's chapter: the stage is titled with that state's value (a place
-   state before a status state, then by chapter and id).
+   state before a status state, then by chapter and id); an extracted state whose value already
+   opened a stage of the person opens none.
 The first stage, unless it opens on a turning point, is titled like rule 2 with the states begun
 by its chapter, else with the event's place, else its title. Places of single events (a tavern,
 a temple) do not open stages: the knowledge base marks moves with place states and turning points.
@@ -109,8 +110,13 @@ def _stage_for(event: Event, opening: State | None) -> _Stage:
 def _stages_from_events(events: Sequence[Event], states: Sequence[State]) -> list[_Stage]:
     stages: list[_Stage] = []
     previous_chapter = -1
+    opened: set[str] = set()
     for event in events:
         opening = _opening_state(states, previous_chapter, event.chapter)
+        if opening is not None and opening.origin != "curated" and opening.value in opened:
+            opening = None  # 落草入伙 said again is no new stage
+        if opening is not None:
+            opened.add(opening.value)
         jump = previous_chapter >= 0 and event.chapter - previous_chapter >= CHAPTER_GAP
         if not stages or event.turning_point or opening is not None or jump:
             stages.append(_stage_for(event, opening))
@@ -146,7 +152,7 @@ def _merge_small(stages: list[_Stage]) -> list[_Stage]:
         else:
             break
         into = index - 1 if index > 0 else 1
-        if into > index:
+        if into > index and not stages[into].firm:
             stages[into].title, stages[into].place = stages[index].title, stages[index].place
         stages[into].absorb(stages[index])
         del stages[index]

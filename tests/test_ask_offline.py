@@ -114,3 +114,12 @@ def test_follow_up_continues_after_the_cited_chapter(service: AskService) -> Non
 def test_too_long_question_is_rejected(service: AskService) -> None:
     with pytest.raises(QueryRejected, match="question"):
         service.ask(AskRequest(question="林" * 2000))
+
+
+@pytest.mark.parametrize("question,chapter", [("花和尚倒拔垂杨柳是在第几回？", 7),
+                                              ("林冲雪夜上梁山是哪一回", 11),
+                                              ("武松打虎是第几回", 23)])
+def test_which_chapter_from_the_titles(service: AskService, question: str, chapter: int) -> None:
+    r = service.ask(AskRequest(question=question))
+    assert r.status == "answered" and f"第{chapter}回" in r.answer
+    assert all(c.chapter == chapter for c in r.citations)

@@ -59,3 +59,45 @@ def test_no_events() -> None:
     assert build_journey(PERSON, [], []).stages == []
     journey = build_journey(PERSON, [], [_state("s1", "title", "教头", 7)])
     assert [s.title for s in journey.stages] == ["教头"]
+
+
+def _extracted(sid: str, kind: str, value: str, chapter: int, confidence: float) -> State:
+    return _state(sid, kind, value, chapter).model_copy(
+        update={"origin": "extracted", "confidence": confidence})
+
+
+def _plain(order: int, chapter: int) -> Event:
+    return _event(order, chapter).model_copy(update={"origin": "extracted"})
+
+
+def test_a_jump_in_chapters_opens_a_stage_and_single_events_merge() -> None:
+    events = [_plain(1, 20), _plain(2, 20), _plain(3, 21), _plain(4, 40), _plain(5, 41),
+              _plain(6, 60)]
+    journey = build_journey(PERSON, events, [])
+    assert [[e.id for e in s.events] for s in journey.stages] == [["e1", "e2", "e3"],
+                                                                  ["e4", "e5", "e6"]]
+
+
+def test_weak_extracted_states_do_not_open_stages() -> None:
+    events = [_plain(1, 20), _plain(2, 21), _plain(3, 22), _plain(4, 23)]
+    states = [_extracted("s1", "place", "清河县", 21, 0.45), _extracted("s2", "place", "阳谷县", 22, 0.6),
+              _extracted("s3", "status", "落草入伙", 23, 0.6)]
+    journey = build_journey(PERSON, events, states)
+    assert [s.title for s in journey.stages] == ["事1", "阳谷县"]  # 落草入伙 alone merges back
+    assert [e.id for e in journey.stages[1].events] == ["e3", "e4"]
+
+
+def test_an_extracted_value_opens_one_stage_only() -> None:
+    events = [_plain(n, 20 + n) for n in range(1, 7)]
+    states = [_extracted("s1", "status", "落草", 22, 0.6), _extracted("s2", "place", "东京", 24, 0.6),
+              _extracted("s3", "status", "落草", 26, 0.6)]
+    journey = build_journey(PERSON, events, states)
+    assert [s.title for s in journey.stages] == ["事1", "落草", "东京"] or \
+        [s.title for s in journey.stages] == ["落草", "东京"]
+
+
+def test_at_most_twenty_stages() -> None:
+    events = [_plain(n, n * 6) for n in range(1, 61)]  # every event a jump of 6 chapters
+    journey = build_journey(PERSON, events, [])
+    assert len(journey.stages) <= 20
+    assert sum(len(s.events) for s in journey.stages) == 60
