@@ -47,6 +47,9 @@ def _cite(quote: tuple[str, str] | None) -> str:
     return f"「{quote[0]}」〔{quote[1]}〕" if quote else ""
 
 
+MAX_PAIR_RELATIONS = 6
+GENERIC_TYPES = frozenset({"acquaintance", "colleague", "ally"})
+"""Relation types that say little; listed after the specific ones."""
 MAX_PAIR_EVENTS = 10
 """Shared events listed in a pair answer (the rest are counted; `kbx pair` lists them all)."""
 
@@ -58,11 +61,12 @@ def compose_pair(g: Gathered) -> Draft:
     a, b = g.pair.a.name, g.pair.b.name
     names = {g.pair.a.id: a, g.pair.b.id: b}
     chosen = {r.id for r in g.plan_records}
-    relations = [r for r in g.pair.relations if r.id in chosen]
+    relations = sorted((r for r in g.pair.relations if r.id in chosen),
+                       key=lambda r: r.type in GENERIC_TYPES)  # stable: specific types first
     events = [e for e in g.pair.shared_events if e.id in chosen]
     left = len(g.pair.relations) + len(g.pair.shared_events) - len(relations) - len(events)
-    left += max(0, len(events) - MAX_PAIR_EVENTS)
-    events = events[:MAX_PAIR_EVENTS]
+    left += max(0, len(events) - MAX_PAIR_EVENTS) + max(0, len(relations) - MAX_PAIR_RELATIONS)
+    events, relations = events[:MAX_PAIR_EVENTS], relations[:MAX_PAIR_RELATIONS]
     lines, quotes = [], []
     for rel in relations:
         q = _first_quote(rel.sources)
