@@ -72,9 +72,9 @@ def _client(port: int, timeout: float = 1.0) -> redis.Redis:
 def _serves(port: int, directory: Path) -> bool:
     """True when a FalkorDB on this port persists to this directory."""
     try:
-        client = _client(port)
-        configured = str(client.config_get("dir").get("dir", ""))
-        modules = client.module_list()
+        with contextlib.closing(_client(port)) as client:  # closed: it must not count as a user
+            configured = str(client.config_get("dir").get("dir", ""))
+            modules = client.module_list()
     except redis.RedisError:
         return False
     names = {m.get(b"name", m.get("name")) for m in modules if isinstance(m, dict)}
@@ -165,16 +165,16 @@ class EmbeddedServer:
 
     def _await(self, process: subprocess.Popen[bytes], port: int) -> None:
         deadline = time.monotonic() + self.startup_timeout
-        client = _client(port, timeout=2.0)
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                raise ProviderUnavailable(self._failure(port, "exited"))
-            try:
-                if client.ping():
-                    return
-            except redis.RedisError:
-                pass  # not listening yet, or replaying the append-only file (LOADING)
-            time.sleep(0.02)
+        with contextlib.closing(_client(port, timeout=2.0)) as client:
+            while time.monotonic() < deadline:
+                if process.poll() is not None:
+                    raise ProviderUnavailable(self._failure(port, "exited"))
+                try:
+                    if client.ping():
+                        return
+                except redis.RedisError:
+                    pass  # not listening yet, or replaying the append-only file (LOADING)
+                time.sleep(0.02)
         process.kill()
         process.wait()
         raise ProviderUnavailable(self._failure(port, "did not answer in time"))
@@ -253,6 +253,7 @@ class EmbeddedServer:
 def _other_clients(port: int) -> int:
     """Connections to the server besides the one asking (0 when it cannot be asked)."""
     try:
-        return max(0, len(_client(port, timeout=2.0).client_list()) - 1)
+        with contextlib.closing(_client(port, timeout=2.0)) as client:
+            return max(0, len(client.client_list()) - 1)
     except redis.RedisError:
         return 0
