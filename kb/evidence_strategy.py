@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from ingest.chunking import chunk_corpus
+from ingest.corpus import read_corpus
 from ingest.store import Corpus
 from kb.bundle import KnowledgeBundle, load_bundle
+from kb.errors import BundleError
 from kb.evidence import EvidencePipeline
 from kb.settings import Settings
 from providers.memory import MemoryProvider
@@ -13,8 +16,18 @@ from retrieval.retriever import Retriever, SearchOptions
 
 
 def active_bundle(cfg: Settings, corpus: Corpus) -> KnowledgeBundle:
-    """The merged (curated + extracted) bundle when one was built, else the curated one."""
-    return load_bundle(cfg.active_bundle_dir(), corpus.blocks)
+    """The merged (curated + extracted) bundle when one was built, else the curated one.
+
+    Validated against the ingested blocks; when only some chapters were ingested (`kbx ingest
+    --chapters 7-11`) and the bundle cites others, against the whole corpus instead (chunking is
+    deterministic, so the ids of the ingested chapters are the same)."""
+    try:
+        return load_bundle(cfg.active_bundle_dir(), corpus.blocks)
+    except BundleError:
+        whole = chunk_corpus(read_corpus(cfg.corpus), cfg.chunk_size)
+        if len(whole) == len(corpus.blocks):
+            raise
+        return load_bundle(cfg.active_bundle_dir(), whole)
 
 
 def _pipeline_for(bundle: KnowledgeBundle, budget: int, expansion: bool,
