@@ -12,8 +12,9 @@ by its chapter, else with the event's place, else its title. Places of single ev
 a temple) do not open stages: the knowledge base marks moves with place states and turning points.
 A state opens stages when it is curated, or extracted with confidence ≥ `STAGE_CONFIDENCE` (the
 offline extractor gives a place reached 0.6 and a place merely named 0.45).
-3. else the story jumps: `CHAPTER_GAP` or more chapters lie between this event and the previous one;
-   the stage is titled with the event's place, else its title.
+3. else the story jumps: `CHAPTER_GAP` or more chapters lie between this event and the previous one,
+   or the current stage has run `MAX_SPAN` chapters and this event starts a new chapter; the stage
+   is titled with the event's place, else its title.
 Then, so that stages stay meaningful on extracted data: a stage holding a single event that no
 turning point or curated state opened merges into the stage before it (the first stage into the
 next), and while there are more than `MAX_STAGES`, the smallest such stage merges likewise.
@@ -47,6 +48,9 @@ STAGE_CONFIDENCE = 0.55
 """An extracted state opens a stage only from this confidence on."""
 CHAPTER_GAP = 5
 """A jump of this many chapters between two events of the person opens a stage."""
+MAX_SPAN = 10
+"""A stage that has run this many chapters ends at the next chapter change (宋江's 祝家庄 stage
+would otherwise run from chapter 47 to 76)."""
 MAX_STAGES = 20
 """More stages than this are merged (smallest first): a reader follows about 5–20 stages."""
 
@@ -118,7 +122,9 @@ def _stages_from_events(events: Sequence[Event], states: Sequence[State]) -> lis
         if opening is not None:
             opened.add(opening.value)
         jump = previous_chapter >= 0 and event.chapter - previous_chapter >= CHAPTER_GAP
-        if not stages or event.turning_point or opening is not None or jump:
+        long = bool(stages) and event.chapter != previous_chapter and \
+            event.chapter - stages[-1].events[0].chapter >= MAX_SPAN
+        if not stages or event.turning_point or opening is not None or jump or long:
             stages.append(_stage_for(event, opening))
         stage = stages[-1]
         stage.place = stage.place or event.place
