@@ -24,7 +24,8 @@ UNSEEN_WEIGHT = 2.0
 the question is about (水果), and the text cannot hold it unless a curated wording does."""
 FRAME_WORDS = ("最后", "以后", "之后", "后来", "时候", "当时", "一次", "第一次", "到底", "为啥",
                "一共", "大概", "差点", "中间", "一直", "这个", "那个", "这几回", "这几", "一下",
-               "哪些", "哪去", "到哪", "去哪", "那会儿", "是不是", "原来", "先后", "怎么了")
+               "哪些", "哪去", "到哪", "去哪", "那会儿", "是不是", "原来", "先后", "怎么了", "期间",
+               "的时候", "一下子", "具体")
 
 
 def question_weights(question: str, names: Sequence[str], df: Callable[[str], int],

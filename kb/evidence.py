@@ -15,7 +15,7 @@ from kb.errors import NotFound
 from kb.expansion import expansions_for
 from kb.knowledge import KnowledgeHit, KnowledgeIndex
 from kb.models import Event, Person, Record
-from kb.planner import PeopleIndex, Plan, plan_for_question
+from kb.planner import PeopleIndex, Plan, content_chars, plan_for_question
 from kb.views import Journey, Pair
 from providers.base import RelationProvider
 from retrieval.packing import Decision, pack
@@ -26,6 +26,8 @@ POINTER_BOOST = 20.0
 (rank 40 → 2); on the dev sets any value from 15 to 50 gives the same figures (README)."""
 TOP_KNOWLEDGE_POINTERS = 3
 TEMPORAL_EVENTS = 3
+MAX_TEMPORAL_DETAIL = 4
+"""More content than this (characters) makes a 最后/第一次 question about an episode."""
 END_WORDS = ("最后", "结局", "下场", "最终", "临终", "怎么死", "如何死", "怎样死", "之死", "死因",
              "归宿", "晚年")
 START_WORDS = ("第一次", "初次", "起初", "最初", "当初", "认识", "相识", "结识", "出身", "来历",
@@ -134,6 +136,9 @@ class EvidencePipeline:
         start = any(w in text for w in START_WORDS)
         if end == start or not plan.person_ids:
             return []
+        names = [n for p in plan.person_ids for n in self.people.people[p].all_names]
+        if content_chars(plan.cleaned, names, (*END_WORDS, *START_WORDS)) > MAX_TEMPORAL_DETAIL:
+            return []  # 在五台山…最后怎么离开: the end of one episode, not of the person
         if plan.kind == "pair":
             events = sorted((r for r in plan_records if isinstance(r, Event)), key=lambda e: e.order)
         else:

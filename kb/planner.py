@@ -106,11 +106,12 @@ def _has_any(text: str, words: Sequence[str]) -> bool:
     return any(w in text for w in words)
 
 
-def _detail(cleaned: str, names: Sequence[str]) -> int:
-    """Characters of the question's own content: names, journey, follow-up and function words out."""
+def content_chars(cleaned: str, names: Sequence[str], words: Sequence[str] = ()) -> int:
+    """Characters of the question's own content: names, journey, follow-up, function words and
+    the given `words` taken out."""
     text = normalize(cleaned)
-    for word in sorted([*map(normalize, names), *JOURNEY_WORDS, *FOLLOW_UP_WORDS], key=len,
-                       reverse=True):
+    for word in sorted([*map(normalize, names), *JOURNEY_WORDS, *FOLLOW_UP_WORDS, *words],
+                       key=len, reverse=True):
         text = text.replace(word, "")
     return sum(1 for ch in text if ch not in FUNCTION_CHARS and ch not in "梁山泊东京")
 
@@ -146,6 +147,6 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
     if len(ids) >= 2:
         return Plan("pair", ids[:2], names[:2], cleaned, follow_up)
     if len(ids) == 1 and _has_any(simplified, JOURNEY_WORDS) and \
-            _detail(cleaned, [written for _, written in found]) <= MAX_JOURNEY_DETAIL:
+            content_chars(cleaned, [written for _, written in found]) <= MAX_JOURNEY_DETAIL:
         return Plan("journey", ids, names, cleaned, follow_up)
     return Plan("open", ids, names, cleaned, follow_up)
