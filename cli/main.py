@@ -131,7 +131,7 @@ def _print_trace(trace: SearchTrace, corpus: Corpus, top: int, explain: bool) ->
                         f"policy {trace.policy}")
     for col in ("#", "block", "fused", "ngram rank/score", "unigram rank/score", "matched terms",
                 "tokens", "decision"):
-        table.add_column(col)
+        table.add_column(col, no_wrap=col in ("block", "decision"))
     for c in trace.candidates[:top]:
         cells = []
         for channel in ("ngram", "unigram"):

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from cli.common import console, err_console, handle_errors, print_json, settings
 from kb.answer_models import AskRequest, AskResponse
+from kb.compose import chapter_span
 from kb.settings import REPO_ROOT, Settings
 from retrieval.questions import Question
 
@@ -69,7 +70,7 @@ def print_answer(response: AskResponse) -> None:
             table.add_column(col)
         for number, stage in enumerate(response.stages, start=1):
             located = sum(q.located for q in stage.quotes)
-            table.add_row(str(number), stage.title, ", ".join(str(c) for c in stage.chapters),
+            table.add_row(str(number), stage.title, chapter_span(stage.chapters),
                           f"{located}/{len(stage.quotes)}")
         console.print(table)
     if response.quotes:
