@@ -16,7 +16,13 @@ from kb.knowledge import participants
 from kb.models import Event, Person, Relation, State
 from kb.planner import PeopleIndex, dangling_reference
 from kb.quotes import sentences
-from kb.sufficiency import RelationTypes, missing_part, premise_problem, unknown_name
+from kb.sufficiency import (
+    RelationTypes,
+    asserts_action,
+    missing_part,
+    premise_problem,
+    unknown_name,
+)
 from kb.views import SourceView
 
 KNOWLEDGE_LINES = 2
@@ -221,9 +227,11 @@ def compose(g: Gathered, block_of: Callable[[str], Block | None], people: People
         return Draft("insufficient", "", "问题里的“他/她”指谁？请先问一个提到人物的问题"
                                          "（并沿用同一个 session_id），或直接写出人名。")
     named = [pid for pid, _ in people.find(question)]
-    evidence = [s for c in g.packed if (b := block_of(c)) for s in sentences(b.text)]
-    problem = premise_problem(question, named, {p: people.people[p].name for p in named},
-                              relation_types, evidence, people)
+    problem = None
+    if asserts_action(question) and len(named) >= 2:
+        evidence = [s for c in g.packed if (b := block_of(c)) for s in sentences(b.text)]
+        problem = premise_problem(question, named, {p: people.people[p].name for p in named},
+                                  relation_types, evidence, people)
     problem = problem or unknown_name(question, named, people)
     if problem:
         return Draft("insufficient", "", problem + "。")

@@ -71,6 +71,12 @@ def expected_answer(question: str) -> Expected:
                     noun=noun)
 
 
+def asserts_action(question: str) -> bool:
+    """The question says someone did one of the `PREMISES` actions (杀掉, 比武 …)."""
+    text = to_simplified(question)
+    return any(w in text for words, _ in PREMISES.values() for w in words)
+
+
 def premise_problem(question: str, named: Sequence[str], names: dict[str, str],
                     relation_types: RelationTypes, evidence: Sequence[str],
                     people: PeopleIndex) -> str | None:
