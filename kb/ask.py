@@ -38,6 +38,7 @@ from retrieval.retriever import SearchOptions
 
 log = logging.getLogger(__name__)
 MAX_SESSIONS = 1000
+TRACE_CANDIDATES = 40
 
 
 @dataclass
@@ -91,6 +92,7 @@ class AskService:
         after = previous.chapter if previous and gathered.plan.follow_up else None
         draft, mode = self._answer(question, gathered, after)
         response = self._response(draft, mode, gathered, session_id)
+        response.trace["lexical"] = self._lexical_trace(question, gathered, options)
         cited = [c.chapter for c in response.citations]
         self._remember(session_id, SessionState(
             gathered.plan.person_ids or (previous.person_ids if previous else []),
@@ -145,6 +147,15 @@ class AskService:
                    "ranking": [{"chunk_id": c, "origin": g.origins.get(c, "lexical"),
                                 "decision": g.decisions.get(c)} for c in g.ranking[:40]],
                    "packed": g.packed})
+
+    def _lexical_trace(self, question: str, g: Gathered, options: SearchOptions
+                       ) -> dict[str, object]:
+        """The lexical side of the evidence, explained: terms, each channel's rank, score and
+        matched terms, the fusion (the first `TRACE_CANDIDATES` candidates)."""
+        trace = self.corpus.retriever.search(question, options, g.expansions)
+        data = trace.model_dump(mode="json", exclude={"packed", "tokens_used"})
+        data["candidates"] = data["candidates"][:TRACE_CANDIDATES]
+        return data
 
     def _relation_types(self, a: str, b: str) -> set[tuple[str, str]]:
         try:

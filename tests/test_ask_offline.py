@@ -35,6 +35,9 @@ def test_pair_answer_cites_chapter_7_and_9(service: AskService) -> None:
     chapters = {c.chapter for c in r.citations}
     assert {7, 9} <= chapters
     assert any(e.origin.startswith("graph:") for e in r.context.evidence)
+    lexical = r.trace["lexical"]  # the lexical side, explained term by term and rank by rank
+    assert lexical["rrf_k"] == 60 and lexical["query"]["known_terms"]["ngram"]
+    assert all(c["channels"] for c in lexical["candidates"])
 
 
 def test_journey_has_stages_with_quotes(service: AskService) -> None:
