@@ -108,7 +108,8 @@ class EvidencePipeline:
         temporal = self._temporal(question, plan, plan_records)
         plan_records = [*temporal, *plan_records]
         chapter = self.titles.match(question)
-        pointers = self._chapter_pointers(chapter, retriever) + _sources(plan_records) + _sources(
+        vouching = temporal or plan_records  # asked how it ended: only the last events vouch
+        pointers = self._chapter_pointers(chapter, retriever) + _sources(vouching) + _sources(
             [h.record for h in knowledge if not isinstance(h.record, Person)][:TOP_KNOWLEDGE_POINTERS])
         ranking, origins = self._order(retriever, query, options, pointers)
         costs = [retriever.costs[retriever.position[c]] for c in ranking]
