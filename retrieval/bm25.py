@@ -171,22 +171,14 @@ class BM25Index:
         ids = self._term_ids([term])
         return int(self.indptr[ids[0] + 1] - self.indptr[ids[0]]) if len(ids) else 0
 
-    def scores(self, terms: Iterable[str], mask: npt.NDArray[np.bool_] | None = None) -> FloatArray:
-        """Score of every document for the distinct `terms`; masked-out documents score 0."""
-        scores = self.scores_for_ids(self._term_ids(terms))
-        if mask is not None:
-            scores[~mask] = 0.0
-        return scores
+    def scores(self, terms: Iterable[str]) -> FloatArray:
+        """Score of every document for the distinct `terms`."""
+        return self.scores_for_ids(self._term_ids(terms))
 
-    def top(self, terms: Iterable[str], depth: int,
-            mask: npt.NDArray[np.bool_] | None = None) -> list[tuple[int, float]]:
-        """Documents with a positive score, best first (ties by document position), at most depth."""
-        scores = self.scores(terms, mask)
-        hits = np.flatnonzero(scores > 0)
-        if len(hits) > depth:
-            hits = hits[np.argpartition(-scores[hits], depth - 1)[:depth]]
-        order = np.lexsort((hits, -scores[hits]))
-        return [(int(hits[i]), float(scores[hits[i]])) for i in order]
+    def top(self, terms: Iterable[str], depth: int) -> list[tuple[int, float]]:
+        """`top_for_ids` for string terms, as (document, score) pairs."""
+        docs, scores = self.top_for_ids(self._term_ids(terms), depth)
+        return list(zip(docs.tolist(), scores.tolist(), strict=True))
 
     def term_frequency(self, term: str, doc: int) -> int:
         ids = self._term_ids([term])
