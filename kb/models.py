@@ -27,6 +27,13 @@ RELATION_TYPES: dict[str, str] = {
     "fought": "交手",
     "acquaintance": "相识",
     "ally": "同伙",
+    "parent_child": "父母子女",
+    "siblings": "兄弟姐妹",
+    "in_law": "姻亲/叔嫂",
+    "lovers": "私通/恋人",
+    "captured": "擒获",
+    "recruited": "招降/引荐入伙",
+    "betrayed": "出卖/背叛",
 }
 """Relation types with their Chinese labels; shown to users and matched by the retriever."""
 
