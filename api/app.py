@@ -14,9 +14,9 @@ from api.errors import install_error_handlers
 from api.middleware import RequestLog
 from api.routes import ROUTERS
 from api.services import open_services
+from core.settings import Settings
 from ingest.store import Corpus
-from kb.settings import Settings
-from providers.base import RelationProvider
+from kb.knowledge.protocol import RelationProvider
 
 
 def create_app(settings: Settings | None = None, *, provider: RelationProvider | None = None,

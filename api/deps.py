@@ -9,12 +9,12 @@ from fastapi import Depends, Header, Request
 
 from api.errors import AdminDisabled, Unauthorized
 from api.services import Services
+from core.errors import CorpusError, QueryRejected
+from core.settings import Settings
 from ingest.corpus import parse_chapter_range
 from ingest.store import Corpus
-from kb.ask import AskService
-from kb.errors import CorpusError, QueryRejected
-from kb.settings import Settings
-from providers.base import RelationProvider
+from kb.answering.service import AskService
+from kb.knowledge.protocol import RelationProvider
 
 MAX_BUDGET = 32_000
 """Evidence budget bounds of the API (the same as `AskRequest.budget`)."""

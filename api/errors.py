@@ -11,7 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from api.models import ErrorBody, FieldError
-from kb.errors import ExtractionError, KBError, LLMError, NotFound, ProviderUnavailable, QueryRejected
+from core.errors import ExtractionError, KBError, LLMError, NotFound, ProviderUnavailable, QueryRejected
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from kb.views import EventView, LoadReport, Neighbor, PersonView, StateView, Stats
+from kb.knowledge.views import EventView, LoadReport, Neighbor, PersonView, StateView, Stats
 
 
 class FieldError(BaseModel):

@@ -13,15 +13,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from api.models import CorpusHealth, Health, LLMHealth, StoreHealth
+from core.errors import ProviderUnavailable
+from core.llm import ChatClient
+from core.settings import Settings
 from ingest.store import Corpus, open_corpus
-from kb.ask import AskService
-from kb.bundle import KnowledgeBundle
-from kb.errors import ProviderUnavailable
-from kb.evidence_strategy import active_bundle
-from kb.llm import ChatClient
-from kb.settings import Settings
-from kb.views import LoadReport, Stats
-from providers.base import RelationProvider
+from kb.answering.eval_strategy import active_bundle
+from kb.answering.service import AskService
+from kb.knowledge.bundle import KnowledgeBundle
+from kb.knowledge.protocol import RelationProvider
+from kb.knowledge.views import LoadReport, Stats
 from providers.factory import open_provider
 
 log = logging.getLogger(__name__)

@@ -15,10 +15,10 @@ import typer
 from pydantic import BaseModel, ValidationError
 from rich.console import Console
 
+from core.errors import KBError, NotFound
+from core.settings import Settings
 from ingest.corpus import parse_chapter_range
 from ingest.store import Corpus, open_corpus
-from kb.errors import KBError, NotFound
-from kb.settings import Settings
 
 console = Console()
 err_console = Console(stderr=True)

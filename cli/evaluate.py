@@ -17,9 +17,9 @@ from cli.common import (
     print_json,
     settings,
 )
+from core.errors import ConfigError
+from core.settings import Settings
 from ingest.store import Corpus
-from kb.errors import ConfigError
-from kb.settings import Settings
 from retrieval.evaluation import Evidence, Strategy, evaluate
 from retrieval.packing import Policy
 from retrieval.questions import LabeledQuestion, load_questions
@@ -41,7 +41,7 @@ def make_strategy(name: str, corpus: Corpus, retriever: Retriever, cfg: Settings
                   options: SearchOptions) -> Strategy:
     """The evidence order a strategy produces; `kb` is exactly the order `/ask` uses."""
     if name == "kb":
-        from kb.evidence_strategy import kb_strategy
+        from kb.answering.eval_strategy import kb_strategy
 
         strategy: Strategy = kb_strategy(corpus, retriever, cfg, options)
         return strategy

@@ -14,13 +14,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cli.common import chapters_option, console, handle_errors, load_corpus_for, print_json, settings
-from ingest.extract.cache import ReplyCache
-from ingest.extract.llm_extractor import LLMExtractor
-from ingest.extract.offline import OfflineExtractor
-from ingest.extract.pipeline import ChapterExtractor, Inputs, Paths, RunSummary, load_inputs, run
-from ingest.extract.report import QualityReport, quality_report
-from kb.llm import ChatClient, Pricing
-from kb.settings import Settings
+from core.llm import ChatClient, Pricing
+from core.settings import Settings
+from extract.cache import ReplyCache
+from extract.llm_extractor import LLMExtractor
+from extract.offline import OfflineExtractor
+from extract.pipeline import ChapterExtractor, Inputs, Paths, RunSummary, load_inputs, run
+from extract.report import QualityReport, quality_report
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
 

@@ -16,10 +16,10 @@ import typer
 from rich.table import Table
 
 from cli.common import console, fail, handle_errors, print_json, settings
-from kb.errors import NotFound
-from kb.settings import Settings
-from kb.views import Journey, Pair, PathResult, PersonView, RecordView, SourceView, Stats
-from providers.base import MAX_HOPS, RelationProvider
+from core.errors import NotFound
+from core.settings import Settings
+from kb.knowledge.protocol import MAX_HOPS, RelationProvider
+from kb.knowledge.views import Journey, Pair, PathResult, PersonView, RecordView, SourceView, Stats
 from providers.factory import bundle_for, open_provider
 from providers.falkordb_provider import FalkorDBProvider
 

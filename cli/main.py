@@ -20,10 +20,10 @@ from cli.common import (
     settings,
 )
 from cli.evaluate import eval_command
+from core.errors import NotFound
 from ingest.chunking import chunk_chapter
 from ingest.corpus import read_corpus
 from ingest.store import Corpus, save_corpus, store_dir
-from kb.errors import NotFound
 from retrieval.packing import Policy
 from retrieval.retriever import STRATEGIES, SearchOptions
 from retrieval.trace import SearchTrace

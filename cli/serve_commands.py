@@ -13,9 +13,9 @@ import typer
 from rich.table import Table
 
 from cli.common import console, err_console, handle_errors, print_json, settings
-from kb.answer_models import AskRequest, AskResponse
-from kb.compose import chapter_span
-from kb.settings import REPO_ROOT, Settings
+from core.settings import REPO_ROOT, Settings
+from kb.answering.answer_models import AskRequest, AskResponse
+from kb.answering.compose import chapter_span
 from retrieval.questions import Question
 
 QUESTIONS_DIR = REPO_ROOT / "eval" / "questions"

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from kb.errors import CorpusError
+from core.errors import CorpusError
 
 CHAPTER_FILE = re.compile(r"^(\d{1,4})\.txt$")
 HEADING = re.compile(r"^\s*第([〇零一二两三四五六七八九十百千\d]+)回")

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
+from core.errors import ConfigError
 from ingest.chunking import Block, chunk_chapter
 from ingest.corpus import Chapter, read_corpus
-from kb.errors import ConfigError
 from retrieval.bm25 import BM25Index
 from retrieval.retriever import Retriever
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from kb.bundle import KnowledgeBundle
-from providers.base import RelationProvider
+from kb.knowledge.bundle import KnowledgeBundle
+from kb.knowledge.protocol import RelationProvider
 
 PAIR_TARGETS_MS = {"p50": 1.0, "p99": 3.0}
 """Issue 3: a pair lookup through FalkorDB within 1 ms at p50 and 3 ms at p99."""

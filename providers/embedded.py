@@ -23,7 +23,7 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from kb.errors import ProviderUnavailable
+from core.errors import ProviderUnavailable
 
 log = logging.getLogger(__name__)
 

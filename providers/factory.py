@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from core.errors import ConfigError
+from core.settings import Settings
 from ingest.chunking import chunk_corpus
 from ingest.corpus import read_corpus
-from kb.bundle import KnowledgeBundle, load_bundle
-from kb.errors import ConfigError
-from kb.settings import Settings
-from providers.base import RelationProvider
+from kb.knowledge.bundle import KnowledgeBundle, load_bundle
+from kb.knowledge.protocol import RelationProvider
 from providers.embedded import EmbeddedServer
 from providers.falkordb_provider import FalkorDBProvider
 from providers.memory import MemoryProvider

@@ -19,12 +19,13 @@ from falkordb import FalkorDB
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from ingest.normalize import normalize
-from kb.bundle import KnowledgeBundle
-from kb.errors import ProviderUnavailable, QueryRejected
-from kb.journey import build_journey
-from kb.models import ChapterSummary, Event, Person, Record, Relation, State
-from kb.views import (
+from core.errors import ProviderUnavailable, QueryRejected
+from core.text import normalize
+from kb.knowledge.bundle import KnowledgeBundle
+from kb.knowledge.journey import build_journey
+from kb.knowledge.models import ChapterSummary, Event, Person, Record, Relation, State
+from kb.knowledge.protocol import MAX_HOPS
+from kb.knowledge.views import (
     NO_CHAPTER,
     Journey,
     LinkedRecord,
@@ -46,7 +47,6 @@ from kb.views import (
     view_of,
 )
 from providers import falkordb_queries as q
-from providers.base import MAX_HOPS
 from providers.embedded import EmbeddedServer
 from providers.falkordb_schema import (
     COUNT,

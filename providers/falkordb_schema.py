@@ -21,9 +21,9 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from kb.bundle import KnowledgeBundle
-from kb.models import Record
-from kb.views import linked_record
+from kb.knowledge.bundle import KnowledgeBundle
+from kb.knowledge.models import Record
+from kb.knowledge.views import linked_record
 from providers.naming import name_entries
 
 Row = dict[str, Any]

@@ -9,12 +9,13 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from ingest.normalize import normalize
-from kb.bundle import KnowledgeBundle
-from kb.errors import QueryRejected
-from kb.journey import build_journey
-from kb.models import Event, Person, Record, Relation, State
-from kb.views import (
+from core.errors import QueryRejected
+from core.text import normalize
+from kb.knowledge.bundle import KnowledgeBundle
+from kb.knowledge.journey import build_journey
+from kb.knowledge.models import Event, Person, Record, Relation, State
+from kb.knowledge.protocol import MAX_HOPS
+from kb.knowledge.views import (
     NO_CHAPTER,
     Journey,
     LinkedRecord,
@@ -37,7 +38,6 @@ from kb.views import (
     state_key,
     view_of,
 )
-from providers.base import MAX_HOPS
 from providers.naming import NameEntry, check_hops, choose, name_entries, unknown_id, unknown_person
 
 

@@ -6,9 +6,9 @@ import difflib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ingest.normalize import normalize
-from kb.errors import NotFound, QueryRejected
-from kb.models import Person
+from core.errors import NotFound, QueryRejected
+from core.text import normalize
+from kb.knowledge.models import Person
 
 MAX_SUGGESTIONS = 5
 SIMILARITY_CUTOFF = 0.4

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ingest.normalize import cjk_runs, to_simplified
+from core.text import cjk_runs, to_simplified
 
 FUNCTION_CHARS = frozenset(
     "的了是也之着在不有这那个来去道便又都把与和却只他你我们得说一将么里时被就要见而其于以乃矣"

@@ -14,10 +14,10 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from core.settings import Settings
+from core.text import to_simplified
 from ingest.corpus import read_corpus
-from ingest.normalize import to_simplified
 from ingest.store import build_corpus
-from kb.settings import Settings
 from retrieval.analyzers import ngram_terms
 from retrieval.packing import pack
 from retrieval.retriever import Retriever, SearchOptions, query_text

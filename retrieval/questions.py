@@ -10,9 +10,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from core.errors import QuestionFileError
+from core.text import normalize, normalize_with_offsets
 from ingest.corpus import Chapter
-from ingest.normalize import normalize, normalize_with_offsets
-from kb.errors import QuestionFileError
 
 Kind = Literal["pair", "journey", "fact", "wording", "unanswerable"]
 

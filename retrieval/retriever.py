@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from core.text import to_simplified
 from ingest.chunking import Block
-from ingest.normalize import to_simplified
 from retrieval.analyzers import ANALYZERS, clean_query
 from retrieval.bm25 import BM25Index, IntArray, term_code
 from retrieval.fusion import K, rrf_positions

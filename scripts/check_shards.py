@@ -18,8 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kb.models import (  # noqa: E402
-    RELATION_TYPES,
+from kb.knowledge.models import (  # noqa: E402
     ChapterSummary,
     Event,
     Person,

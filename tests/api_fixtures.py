@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from api_support import API_CHAPTERS
 
+from core.settings import DEFAULT_CORPUS
 from ingest.corpus import read_corpus
 from ingest.store import Corpus, build_corpus, save_corpus, store_dir
-from kb.settings import DEFAULT_CORPUS
 from providers.embedded import EmbeddedServer
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import uvicorn
 from fastapi import FastAPI
 
-from kb.settings import Settings
+from core.settings import Settings
 
 API_CHAPTERS = set(range(7, 13))
 """Every source of the curated bundle lies in chapters 7–12."""

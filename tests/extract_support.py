@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from core.settings import DEFAULT_BUNDLE, DEFAULT_CORPUS
+from extract.names import Roster, read_lexicon
+from extract.pipeline import LEXICON_FILE, Inputs, curated_chapters
+from extract.text import ChapterTexts
 from ingest.chunking import Block, chunk_corpus
 from ingest.corpus import read_corpus
-from ingest.extract.names import Roster, read_lexicon
-from ingest.extract.pipeline import LEXICON_FILE, Inputs, curated_chapters
-from ingest.extract.text import ChapterTexts
-from kb.bundle import load_bundle
-from kb.settings import DEFAULT_BUNDLE, DEFAULT_CORPUS
+from kb.knowledge.bundle import load_bundle
 
 CHUNK_SIZE = 600
 

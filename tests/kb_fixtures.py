@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from core.settings import DEFAULT_BUNDLE, DEFAULT_CORPUS
 from ingest.chunking import Block, chunk_corpus
 from ingest.corpus import Chapter, read_corpus
-from kb.bundle import KnowledgeBundle, load_bundle
-from kb.settings import DEFAULT_BUNDLE, DEFAULT_CORPUS
+from kb.knowledge.bundle import KnowledgeBundle, load_bundle
 from providers.embedded import EmbeddedServer, free_port
 from providers.falkordb_provider import FalkorDBProvider
 

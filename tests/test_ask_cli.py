@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from ingest.store import Corpus, save_corpus, store_dir
-from kb.answer_models import AskResponse
+from kb.answering.answer_models import AskResponse
 
 pytest_plugins = ["api_fixtures"]
 pytestmark = pytest.mark.falkordb

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from core.llm import ChatClient
+from core.settings import DEFAULT_BUNDLE, Settings
 from ingest.store import Corpus
-from kb.answer_models import AskRequest
-from kb.ask import AskService
-from kb.bundle import load_bundle
-from kb.llm import ChatClient
-from kb.settings import DEFAULT_BUNDLE, Settings
+from kb.answering.answer_models import AskRequest
+from kb.answering.service import AskService
+from kb.knowledge.bundle import load_bundle
 from providers.memory import MemoryProvider
 from tests.openai_stub import OpenAIStub, Reply
 

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from core.errors import QueryRejected
+from core.settings import DEFAULT_BUNDLE, Settings
 from ingest.store import Corpus
-from kb.answer_models import AskRequest
-from kb.ask import AskService
-from kb.bundle import load_bundle
-from kb.errors import QueryRejected
-from kb.settings import DEFAULT_BUNDLE, Settings
+from kb.answering.answer_models import AskRequest
+from kb.answering.service import AskService
+from kb.knowledge.bundle import load_bundle
 from providers.memory import MemoryProvider
 
 pytest_plugins = ["tests.retrieval_fixtures"]

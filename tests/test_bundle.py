@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from kb_fixtures import KB_MINI
 
+from core.errors import BundleError
+from core.text import normalize
 from ingest.chunking import Block, chunk_corpus
 from ingest.corpus import Chapter
-from ingest.normalize import normalize
-from kb.bundle import BUNDLE_FILES, KnowledgeBundle, bundle_from_records, load_bundle, write_bundle
-from kb.errors import BundleError
-from kb.models import Person, SourceRef
+from kb.knowledge.bundle import BUNDLE_FILES, KnowledgeBundle, bundle_from_records, load_bundle, write_bundle
+from kb.knowledge.models import Person, SourceRef
 
 
 @pytest.fixture

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.errors import CorpusError
+from core.text import normalize, normalize_with_offsets, to_simplified
 from ingest.chunking import chunk_chapter, chunk_corpus
 from ingest.corpus import Chapter, chinese_number, parse_chapter_range, read_corpus
-from ingest.normalize import normalize, normalize_with_offsets, to_simplified
-from kb.errors import CorpusError
 from retrieval.analyzers import clean_query, ngram_terms, unigram_terms
 from retrieval.bm25 import BM25Index
 from retrieval.vectorized import ngram_postings, unigram_postings

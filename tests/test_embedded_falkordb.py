@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from kb_fixtures import KB_MINI
 
+from core.errors import BundleError, NotFound, ProviderUnavailable
 from ingest.chunking import Block
-from kb.bundle import KnowledgeBundle, load_bundle
-from kb.errors import BundleError, NotFound, ProviderUnavailable
+from kb.knowledge.bundle import KnowledgeBundle, load_bundle
 from providers.embedded import STATE_FILE, EmbeddedServer, free_port
 from providers.falkordb_provider import FalkorDBProvider
 

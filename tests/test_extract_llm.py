@@ -11,16 +11,16 @@ from extract_support import book_blocks, fresh_inputs
 from openai_stub import OpenAIStub, Recorded, Reply
 from typer.testing import CliRunner
 
+from core.errors import LLMError
+from core.llm import ChatClient
+from core.settings import Settings
+from core.text import normalize
+from extract.cache import ReplyCache
+from extract.llm_extractor import LLMExtractor
+from extract.parts import ChapterPart
+from extract.pipeline import Inputs
+from extract.text import segments
 from ingest.chunking import Block
-from ingest.extract.cache import ReplyCache
-from ingest.extract.llm_extractor import LLMExtractor
-from ingest.extract.parts import ChapterPart
-from ingest.extract.pipeline import Inputs
-from ingest.extract.text import segments
-from ingest.normalize import normalize
-from kb.errors import LLMError
-from kb.llm import ChatClient
-from kb.settings import Settings
 
 CHAPTER = 23
 BLOCK_ID = re.compile(r"段落 (ch\d{3}_chunk_\d{3})")

@@ -8,18 +8,18 @@ from pathlib import Path
 import pytest
 from extract_support import book_blocks, fresh_inputs
 
-from ingest.extract.cues import RELATION_CUES
-from ingest.extract.names import LexiconEntry, Roster
-from ingest.extract.offline import OfflineExtractor, event_order
-from ingest.extract.pairing import cue_pairs
-from ingest.extract.parts import ChapterPart, load_parts
-from ingest.extract.pipeline import Inputs, Paths, run
-from ingest.extract.report import quality_report
-from ingest.normalize import normalize, to_simplified
-from kb.bundle import load_bundle
-from kb.models import Relation
-from kb.settings import Settings
-from kb.sources import QuoteLocator
+from core.settings import Settings
+from core.text import normalize, to_simplified
+from extract.cues import RELATION_CUES
+from extract.names import LexiconEntry, Roster
+from extract.offline import OfflineExtractor, event_order
+from extract.pairing import cue_pairs
+from extract.parts import ChapterPart, load_parts
+from extract.pipeline import Inputs, Paths, run
+from extract.report import quality_report
+from ingest.locate import QuoteLocator
+from kb.knowledge.bundle import load_bundle
+from kb.knowledge.models import Relation
 
 CHAPTERS = [3, 4, 7, 8, 9, 10, 11, 20, 21, 22, 23, 24, 26, 30, 94]
 

@@ -1,9 +1,9 @@
-"""The journey rule (kb.journey): stages open on turning points and place/status states."""
+"""The journey rule (kb.knowledge.journey): stages open on turning points and place/status states."""
 
 from __future__ import annotations
 
-from kb.journey import build_journey
-from kb.models import Event, Participant, Person, SourceRef, State
+from kb.knowledge.journey import build_journey
+from kb.knowledge.models import Event, Participant, Person, SourceRef, State
 
 REF = SourceRef(chapter=7, quote="林沖大喜", chunk_id="ch007_chunk_004")
 PERSON = Person(id="p", name="甲")

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from extract_support import fresh_inputs
 
-from ingest.extract.offline import OfflineExtractor
-from ingest.extract.pipeline import assemble
-from kb.bundle import KnowledgeBundle
-from kb.journey import MAX_STAGES, build_journey
-from kb.views import Journey
+from extract.offline import OfflineExtractor
+from extract.pipeline import assemble
+from kb.knowledge.bundle import KnowledgeBundle
+from kb.knowledge.journey import MAX_STAGES, build_journey
+from kb.knowledge.views import Journey
 
 
 @pytest.fixture(scope="module")

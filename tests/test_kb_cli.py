@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
-from kb.settings import DEFAULT_BUNDLE
+from core.settings import DEFAULT_BUNDLE
 from providers.embedded import EmbeddedServer, free_port
 
 pytestmark = pytest.mark.falkordb

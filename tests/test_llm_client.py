@@ -9,9 +9,9 @@ import pytest
 from openai_stub import OpenAIStub, Reply
 from pydantic import BaseModel, Field
 
-from kb.errors import ConfigError, ExtractionError, LLMError
-from kb.llm import ChatClient, Pricing, is_loopback_url, parse_json_reply, retry_after_seconds
-from kb.settings import Settings
+from core.errors import ConfigError, ExtractionError, LLMError
+from core.llm import ChatClient, Pricing, is_loopback_url, parse_json_reply, retry_after_seconds
+from core.settings import Settings
 
 SECRET = "sk-test-never-logged-0123456789"
 

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from kb.models import Person
-from kb.planner import PeopleIndex, plan_for_question
-from kb.settings import DEFAULT_BUNDLE
+from core.settings import DEFAULT_BUNDLE
+from kb.answering.planner import PeopleIndex, plan_for_question
+from kb.knowledge.models import Person
 
 
 @pytest.fixture(scope="module")

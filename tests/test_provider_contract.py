@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kb.bundle import KnowledgeBundle, bundle_from_records
-from kb.errors import BundleError, NotFound, QueryRejected
-from kb.models import Event, Participant, Person, Relation, SourceRef
-from providers.base import RelationProvider
+from core.errors import BundleError, NotFound, QueryRejected
+from kb.knowledge.bundle import KnowledgeBundle, bundle_from_records
+from kb.knowledge.models import Event, Participant, Person, Relation, SourceRef
+from kb.knowledge.protocol import RelationProvider
 from providers.falkordb_provider import FalkorDBProvider
 from providers.memory import MemoryProvider
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from extract_support import fresh_inputs
 
-from ingest.extract.names import LexiconEntry, Roster
-from ingest.extract.resolve import (
+from extract.names import LexiconEntry, Roster
+from extract.resolve import (
     absorb_relations,
     drop_shadowed_events,
     drop_shadowed_states,
@@ -15,7 +15,7 @@ from ingest.extract.resolve import (
     noisy_or,
     relation_id,
 )
-from kb.models import Event, Participant, Person, Relation, SourceRef, State
+from kb.knowledge.models import Event, Participant, Person, Relation, SourceRef, State
 
 
 def ref(quote: str, chapter: int = 7, chunk: str | None = None) -> SourceRef:

@@ -6,7 +6,7 @@ from fastapi import APIRouter
 
 from api.deps import AskerDep
 from api.models import ErrorBody
-from kb.answer_models import AskRequest, AskResponse
+from kb.answering.answer_models import AskRequest, AskResponse
 
 router = APIRouter(tags=["ask"], responses={422: {"model": ErrorBody}, 503: {"model": ErrorBody}})
 

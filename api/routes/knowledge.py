@@ -11,10 +11,10 @@ from fastapi import APIRouter, Query
 
 from api.deps import ProviderDep
 from api.models import ErrorBody, PersonDetail
-from kb.errors import NotFound
-from kb.models import Person
-from kb.views import EventView, Journey, Pair, PathResult, PersonView, RecordView, StateView
-from providers.base import MAX_HOPS, RelationProvider
+from core.errors import NotFound
+from kb.knowledge.models import Person
+from kb.knowledge.protocol import MAX_HOPS, RelationProvider
+from kb.knowledge.views import EventView, Journey, Pair, PathResult, PersonView, RecordView, StateView
 
 router = APIRouter(prefix="/kb", tags=["knowledge"],
                    responses={404: {"model": ErrorBody}, 503: {"model": ErrorBody}})

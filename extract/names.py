@@ -1,0 +1,273 @@
+"""Who is named where: the roster (curated people + the team's lexicon) and a fast name matcher.
+
+Names are compared in simplified script (`to_simplified`), so both scripts denote one person. A
+name form that two people share at the same priority is ambiguous and never matched. Priorities,
+highest first: a curated person inside the curated chapters, a lexicon person's own name, a
+lexicon alias. Curated people that the lexicon does not know (张三 the 泼皮, 管营 …) are matched
+only inside the curated chapters, where their generic names mean them. A lexicon alias (a
+nickname, a title) matches only from the person's first chapter on, and the short aliases of
+`cues.ALIAS_CHAPTERS` only in their chapters: 浪子 before 燕青 enters is 浮浪子弟, not him.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from core.errors import ConfigError
+from core.text import to_simplified
+from extract.cues import (
+    ALIAS_CHAPTERS,
+    NAME_CONTEXT_EXCLUDE,
+    NAME_CONTEXT_EXCLUDE_AFTER,
+    NAME_FORMS_SKIPPED,
+    SCENE_FORMS,
+)
+from kb.knowledge.models import Person
+
+CURATED, PRIMARY, ALIAS = 3, 2, 1
+MIN_FORM = 2
+
+
+class LexiconEntry(BaseModel):
+    """One line of lexicon.jsonl: a person of the whole book with the forms the text uses."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    name: str
+    aliases: list[str] = Field(default_factory=list)
+    group: str | None = None
+    rank: int | None = None
+    star: str | None = None
+    first_chapter: int | None = None
+    mentions: int | None = None
+    profile: str = ""
+
+    def person(self) -> Person:
+        return Person(id=self.id, name=self.name, aliases=list(self.aliases), profile=self.profile,
+                      group=self.group, first_chapter=self.first_chapter, confidence=0.9,
+                      origin="extracted")
+
+
+def read_lexicon(path: Path) -> list[LexiconEntry]:
+    """The lexicon file; a ConfigError names the line of a bad entry."""
+    if not path.exists():
+        raise ConfigError(f"{path}: no character lexicon here")
+    entries = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            entries.append(LexiconEntry.model_validate_json(line))
+        except ValidationError as exc:
+            raise ConfigError(f"{path}:{number}: invalid lexicon entry: {exc.errors()[0]['msg']}") from exc
+    return entries
+
+
+@dataclass(frozen=True)
+class NameForm:
+    """A simplified name form that denotes a person, with its priority and chapter scope."""
+
+    form: str
+    person: str
+    priority: int
+    chapters: frozenset[int] | None = None
+
+    def applies(self, chapter: int) -> bool:
+        return self.chapters is None or chapter in self.chapters
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A person named at [start, end) of a block's text."""
+
+    person: str
+    start: int
+    end: int
+    form: str
+
+
+Trie = dict[str, "Trie"]
+
+
+def _trie_pattern(forms: Iterable[str]) -> str:
+    """A regex that matches the longest form first, built as a character trie (fast on 1,000 forms)."""
+    trie: Trie = {}
+    for form in forms:
+        node = trie
+        for ch in form:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+    return _node_pattern(trie)
+
+
+def _node_pattern(node: Trie) -> str:
+    branches = [re.escape(ch) + _node_pattern(child) for ch, child in sorted(node.items()) if ch]
+    if not branches:
+        return ""
+    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    if "" in node:
+        return f"(?:{body})?"
+    return body
+
+
+class NameMatcher:
+    """Finds every non-overlapping name (longest first, left to right) in a simplified text."""
+
+    def __init__(self, forms: dict[str, str]) -> None:
+        self._owner = forms
+        self._pattern = re.compile(_trie_pattern(forms)) if forms else None
+
+    def find(self, simplified: str) -> list[Mention]:
+        if self._pattern is None:
+            return []
+        found = []
+        for match in self._pattern.finditer(simplified):
+            form = match.group()
+            if form in self._owner and not _excluded(simplified, match.start(), form):
+                found.append(Mention(self._owner[form], match.start(), match.end(), form))
+        return found
+
+
+def _excluded(text: str, start: int, form: str) -> bool:
+    end = start + len(form)
+    return any(text[max(0, start - len(before)):start] == before
+               for before in NAME_CONTEXT_EXCLUDE.get(form, ())) or \
+        any(text.startswith(after, end) for after in NAME_CONTEXT_EXCLUDE_AFTER.get(form, ()))
+
+
+class Roster:
+    """Everyone the extractor can name: one Person per real person, with every name form."""
+
+    def __init__(self, people: Sequence[Person], forms: Sequence[NameForm]) -> None:
+        self.people: dict[str, Person] = {p.id: p for p in people}
+        self.forms = list(forms)
+        self._matchers: dict[frozenset[str], NameMatcher] = {}
+        self._owner_maps: dict[frozenset[str], dict[str, str]] = {}
+        self._chapter_keys: dict[int, frozenset[str]] = {}
+        self._embedded: dict[tuple[str, frozenset[str]], list[tuple[str, str]]] = {}
+
+    @classmethod
+    def build(cls, curated: Sequence[Person], lexicon: Sequence[LexiconEntry],
+              curated_chapters: Iterable[int]) -> Roster:
+        """Curated forms the lexicon lacks (衙内, 管营 …) are matched only in the curated chapters."""
+        from extract.resolve import id_map, merge_people  # resolution rules live there
+
+        scope = frozenset(curated_chapters)
+        found = [e.person() for e in lexicon]
+        people, _ = merge_people(curated, found)
+        mapping = id_map(curated, found)
+        book_wide: dict[str, set[str]] = {}
+        for person in found:
+            book_wide.setdefault(mapping.get(person.id, person.id), set()).update(
+                to_simplified(n) for n in person.all_names)
+        forms = [f for person in people for f in _forms_of(person, book_wide.get(person.id, set()), scope)]
+        known = {p.id for p in people}
+        forms += [NameForm(to_simplified(form), person, CURATED, frozenset(range(first, last + 1)))
+                  for person, first, last, scene in SCENE_FORMS if person in known for form in scene]
+        return cls(people, forms)
+
+    def embedded(self, form: str, chapter: int) -> list[tuple[str, str]]:
+        """Other people named inside a name form, with the rest of the form: 林冲娘子 →
+        [("lin_chong", "娘子")]. The rest is what tells the relation (see offline extraction)."""
+        key, owners = self._owners_in(chapter)
+        cached = self._embedded.get((form, key))
+        if cached is not None:
+            return cached
+        me = owners.get(form)
+        found: list[tuple[str, str]] = []
+        for size in range(len(form) - 1, MIN_FORM - 1, -1):
+            for at in range(len(form) - size + 1):
+                other = owners.get(form[at:at + size])
+                if other is not None and other != me and all(other != o for o, _ in found):
+                    found.append((other, form[:at] + form[at + size:]))
+        self._embedded[(form, key)] = found
+        return found
+
+    def _scope_key(self, chapter: int) -> frozenset[str]:
+        key = self._chapter_keys.get(chapter)
+        if key is None:
+            key = self._chapter_keys[chapter] = frozenset(
+                f"{f.form}\0{f.person}" for f in self.forms if f.chapters is not None and f.applies(chapter))
+        return key
+
+    def _owners_in(self, chapter: int) -> tuple[frozenset[str], dict[str, str]]:
+        key = self._scope_key(chapter)
+        owners = self._owner_maps.get(key)
+        if owners is None:
+            owners = self._owner_maps[key] = _owners(f for f in self.forms if f.applies(chapter))
+        return key, owners
+
+    def matcher(self, chapter: int) -> NameMatcher:
+        key, owners = self._owners_in(chapter)
+        matcher = self._matchers.get(key)
+        if matcher is None:
+            matcher = self._matchers[key] = NameMatcher(owners)
+        return matcher
+
+    def resolve(self, name: str, chapter: int | None = None) -> str | None:
+        """The person id a name denotes (in the chapter when given), or None."""
+        form = to_simplified(name.strip())
+        owners = _owners([f for f in self.forms if f.form == form and
+                          (chapter is None or f.applies(chapter))])
+        return owners.get(form)
+
+    def add(self, person: Person) -> None:
+        """A person found by the LLM outside the lexicon (its names match from now on)."""
+        self.people[person.id] = person
+        self.forms += [NameForm(to_simplified(n), person.id, ALIAS) for n in person.all_names
+                       if len(n) >= MIN_FORM]
+        self._matchers.clear()
+        self._owner_maps.clear()
+        self._embedded.clear()
+        self._chapter_keys.clear()
+
+
+def _forms_of(person: Person, book_wide: set[str], scope: frozenset[int]) -> list[NameForm]:
+    forms = []
+    for n, name in enumerate(person.all_names):
+        form = to_simplified(name)
+        if len(form) < MIN_FORM or form in NAME_FORMS_SKIPPED:
+            continue
+        if form in book_wide:
+            forms.append(NameForm(form, person.id, PRIMARY if n == 0 else ALIAS,
+                                  None if n == 0 else _alias_scope(form, person.first_chapter)))
+        else:
+            forms.append(NameForm(form, person.id, CURATED, scope))
+    return forms
+
+
+LAST_CHAPTER = 200
+
+
+def _alias_scope(form: str, first_chapter: int | None) -> frozenset[int] | None:
+    """Chapters where an alias may denote its person: its `ALIAS_CHAPTERS` range, else from the
+    person's first chapter on (None: everywhere)."""
+    if form in ALIAS_CHAPTERS:
+        first, last = ALIAS_CHAPTERS[form]
+        return frozenset(range(first, last + 1))
+    if first_chapter:
+        return frozenset(range(first_chapter, LAST_CHAPTER))
+    return None
+
+
+def _owners(forms: Iterable[NameForm]) -> dict[str, str]:
+    """form → person, the highest priority winning; a tie between two people drops the form."""
+    best: dict[str, tuple[int, set[str]]] = {}
+    for f in forms:
+        priority, people = best.get(f.form, (0, set()))
+        if f.priority > priority:
+            best[f.form] = (f.priority, {f.person})
+        elif f.priority == priority:
+            people.add(f.person)
+    return {form: next(iter(people)) for form, (_, people) in best.items() if len(people) == 1}
+
+
+def load_roster(lexicon_path: Path, curated: Sequence[Person],
+                curated_chapters: Iterable[int]) -> Roster:
+    return Roster.build(curated, read_lexicon(lexicon_path), curated_chapters)

@@ -1,0 +1,424 @@
+"""The offline extractor: lexicon mentions, one scene event per block, cue-word relations and states.
+
+Deterministic and fast (the whole book in a few seconds). Every record quotes a span of its block
+of at most 60 characters that is unique in its chapter; a relation's quote names both people.
+Event order is chapter × 1000 + 100 + block index (curated events use chapter × 1000 + 1…99).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from extract.cues import (
+    ACTIONS,
+    CUE_ACTIONS,
+    NEGATION,
+    PASSIVE,
+    PLACE_MOVE,
+    PLACE_TO,
+    PLACES,
+    RELATION_CUES,
+    RETROSPECTIVE,
+    SPEECH_VERB,
+    STATE_CUES,
+    RelationCue,
+    StateKind,
+)
+from extract.names import Mention, Roster
+from extract.pairing import Pair, cue_pairs, relation_confidence
+from extract.parts import ChapterPart
+from extract.resolve import relation_id
+from extract.scene import BlockScan, Segment
+from extract.text import MAX_QUOTE, ChapterTexts, Span, window
+from ingest.chunking import Block
+from kb.knowledge.models import Event, Participant, Relation, SourceRef, State
+
+MAX_PARTICIPANTS = 6
+EVENT_ORDER_BASE = 100
+MOVE_CONFIDENCE = 0.6
+"""A place reached (来到/到得/回到 + place) is a move; a place one is at (在/上) stays at 0.45."""
+SWORN = "sworn_brothers"
+KILL_CUE = re.compile(r"割下|割了|剜出|杀了|杀死|搠死|砍死|砍翻|剁翻|结果了")
+"""Kill words whose victim follows at once (割下那妇人头来)."""
+SPEECH_CUE = re.compile(r"拜为义兄|拜为哥哥|拜.{0,3}为兄|结为兄弟|结义|认义")
+"""Sworn-brother words that, spoken, bind the speaker and the listener."""
+_PLACE_RE = re.compile("|".join(sorted(PLACES, key=len, reverse=True)))
+_ACTION_RE = re.compile("|".join(re.escape(w) for w, _ in ACTIONS))
+_ACTION_LABEL = dict(ACTIONS)
+
+
+def event_id(chapter: int, index: int) -> str:
+    return f"xev_ch{chapter:03d}_{index:03d}"
+
+
+def event_order(chapter: int, index: int) -> int:
+    """chapter × 1000 + 100 + n: after the curated events of the chapter (1…99), never colliding."""
+    return chapter * 1000 + EVENT_ORDER_BASE + index
+
+
+NAME_CUES = tuple(c for c in RELATION_CUES
+                  if c.type in {"spouse", "family", "father_in_law", "servant", "master_disciple"})
+"""Cues read inside a name form (林冲娘子): relational nouns only."""
+
+
+def _keep(found: dict[tuple[str, str, str], Relation], relation: Relation) -> None:
+    key = (relation.type, relation.source, relation.target)
+    if key not in found or found[key].confidence < relation.confidence:
+        found[key] = relation
+
+
+class OfflineExtractor:
+    """Extracts a chapter's records from its blocks with the roster and the cue map."""
+
+    method = "offline"
+
+    def __init__(self, roster: Roster, texts: ChapterTexts) -> None:
+        self.roster = roster
+        self.texts = texts
+
+    def extract_chapters(self, chapters: dict[int, list[Block]],
+                         progress: Callable[[int, int], None] | None = None) -> list[ChapterPart]:
+        parts = []
+        for done, chapter in enumerate(sorted(chapters), start=1):
+            parts.append(self.extract_chapter(chapter, chapters[chapter]))
+            if progress is not None:
+                progress(done, len(chapters))
+        return parts
+
+    def extract_chapter(self, chapter: int, blocks: Sequence[Block]) -> ChapterPart:
+        part = ChapterPart(chapter=chapter, method=self.method)
+        tally: Counter[str] = Counter()
+        for block in sorted(blocks, key=lambda b: b.index):
+            scan = BlockScan(block, self.roster)
+            counts = scan.counts()
+            if counts:
+                part.mentions[block.id] = dict(sorted(counts.items()))
+            self._person_refs(scan, part)
+            event = self._event(scan, counts)
+            if event is not None:
+                part.events.append(event)
+            else:
+                tally["blocks_without_event"] += 1
+            part.relations += self._relations(scan, event, tally)
+            part.states += self._states(scan, tally)
+        part.states = _dedupe_states(part.states)
+        tally.update(events=len(part.events), relations=len(part.relations), states=len(part.states))
+        part.counters = dict(sorted(tally.items()))
+        return part
+
+    # -- quotes ---------------------------------------------------------------------------------
+
+    def _quote(self, scan: BlockScan, segment: Span, lo: int, hi: int) -> str | None:
+        span = window(scan.text, segment, lo, hi)
+        return None if span is None else self.texts.unique_quote(scan.block, segment, span)
+
+    def _ref(self, scan: BlockScan, quote: str) -> SourceRef:
+        return SourceRef(chapter=scan.block.chapter, quote=quote, chunk_id=scan.block.id)
+
+    def _person_refs(self, scan: BlockScan, part: ChapterPart) -> None:
+        for seg in scan.segments:
+            for m in seg.mentions:
+                if m.person not in part.person_refs:
+                    quote = self._quote(scan, seg.span, m.start, m.end)
+                    if quote is not None:
+                        part.person_refs[m.person] = self._ref(scan, quote)
+
+    # -- events ---------------------------------------------------------------------------------
+
+    def _event(self, scan: BlockScan, counts: Counter[str]) -> Event | None:
+        """A scene event of the people who act in the block; one actor needs a cue action."""
+        people = self._present(scan)[:MAX_PARTICIPANTS]
+        if not people or (len(people) == 1 and not _cue_action(scan, people[0])):
+            return None
+        found = self._event_quote(scan, people)
+        if found is None:
+            return None
+        seg, quote = found
+        named = {m.person for m in seg.mentions}
+        people = [p for p in people if p in named] + [p for p in people if p not in named]
+        block = scan.block
+        place = _place(scan.text[seg.span.start:seg.span.end]) or _setting(scan, people)
+        action = _action(scan.masked[seg.span.start:seg.span.end]) or _block_action(scan, people)
+        title = self._title(people, scan.narrative_counts(), place, action)
+        second = counts[people[1]] if len(people) > 1 else 0
+        confidence = min(0.9, 0.4 + 0.1 * min(3, second) + (0.1 if len(named & set(people)) >= 2 else 0))
+        summary = (f"第{block.chapter}回场景：{'、'.join(self._name(p) for p in people)}"
+                   + (f"，地点{place}" if place else "") + (f"，{action}" if action else "") + "。")
+        return Event(id=event_id(block.chapter, block.index), title=title, chapter=block.chapter,
+                     order=event_order(block.chapter, block.index), place=place,
+                     participants=[Participant(person=p, role="participant") for p in people],
+                     summary=summary, sources=[self._ref(scan, quote)], confidence=round(confidence, 2),
+                     origin="extracted")
+
+    def _present(self, scan: BlockScan) -> list[str]:
+        """The block's actors, without anyone before the chapter the lexicon has them enter in."""
+        chapter = scan.block.chapter
+        return [p for p in scan.actors() if (first := self.roster.people[p].first_chapter) is None
+                or first <= chapter]
+
+    def _event_quote(self, scan: BlockScan, people: list[str]) -> tuple[Segment, str] | None:
+        """A narrative segment naming the most actors, an act preferred, and its unique quote."""
+        wanted, top = set(people), set(people[:2])
+
+        def score(seg: Segment) -> tuple[int, int, int, int]:
+            named = seg.people & wanted
+            acted = _ACTION_RE.search(scan.masked, seg.span.start, seg.span.end) or \
+                CUE_ACTIONS.search(scan.masked, seg.span.start, seg.span.end)
+            return (-len(named & top), -len(named), 0 if acted else 1, seg.span.start)
+
+        for seg in sorted((s for s in scan.segments if s.narrative and s.people & wanted), key=score):
+            named = [m for m in seg.mentions if m.person in wanted]
+            for lo, hi in ((named[0].start, named[-1].end), (named[0].start, named[0].end)):
+                quote = self._quote(scan, seg.span, lo, hi)
+                if quote is not None:
+                    return seg, quote
+        return None
+
+    def _name(self, person: str) -> str:
+        return self.roster.people[person].name
+
+    def _title(self, people: list[str], counts: Counter[str], place: str | None,
+               action: str | None) -> str:
+        shown = people[:3] if len(people) > 2 and counts[people[2]] >= 2 else people[:2]
+        names = "、".join(self._name(p) for p in shown)
+        return names + (f"于{place}" if place else "") + (action or ("" if place else "同场"))
+
+    # -- relations ------------------------------------------------------------------------------
+
+    def _relations(self, scan: BlockScan, event: Event | None, tally: Counter[str]) -> list[Relation]:
+        found: dict[tuple[str, str, str], Relation] = {}
+        for index, seg in enumerate(scan.segments):
+            if seg.verse:
+                continue
+            if seg.speech:
+                for spoken in self._speech_relations(scan, index, event):
+                    _keep(found, spoken)
+            if len(seg.people) < 2:
+                continue
+            for cue in RELATION_CUES:
+                for match in cue.pattern.finditer(scan.masked, seg.span.start, seg.span.end):
+                    for pair in cue_pairs(scan.text, seg.mentions, cue, match.start(), match.end(),
+                                          seg.span.start):
+                        relation = self._relation(scan, seg, cue, pair, event)
+                        if relation is None:
+                            tally["relations_without_unique_quote"] += 1
+                            continue
+                        _keep(found, relation)
+            for relation in self._name_relations(scan, seg, event):
+                _keep(found, relation)
+        for index, seg in enumerate(scan.segments):
+            if seg.narrative:
+                for relation in self._carried_kills(scan, index, event):
+                    _keep(found, relation)
+        return list(found.values())
+
+    def _carried_kills(self, scan: BlockScan, index: int, event: Event | None) -> list[Relation]:
+        """被武松揪倒来 … 便割下那妇人头来: a kill cue with its victim right after it and no name
+        before it takes as killer the agent (after 被, else the subject) of the sentence up to
+        three back that names the victim; that sentence, naming both, is the first quote."""
+        seg = scan.segments[index]
+        found = []
+        for match in KILL_CUE.finditer(scan.masked, seg.span.start, seg.span.end):
+            victim = next((m for m in seg.mentions if 0 <= m.start - match.end() <= 1), None)
+            if victim is None or any(m.end <= match.start() and m.person != victim.person
+                                     for m in seg.mentions):
+                continue
+            for back in scan.segments[max(0, index - 3):index][::-1]:
+                agent = _agent_of(scan.text, back, victim.person)
+                if agent is None:
+                    continue
+                first = min(agent.start, min(m.start for m in back.mentions if m.person == victim.person))
+                quote = self._quote(scan, back.span, first, max(agent.end, first + 1))
+                act = self._quote(scan, seg.span, match.start(), victim.end)
+                if quote is not None:
+                    refs = [self._ref(scan, q) for q in (quote, act) if q is not None]
+                    linked = [event.id] if event is not None and \
+                        {agent.person, victim.person} <= set(event.person_ids) else []
+                    found.append(Relation(
+                        id=relation_id(agent.person, victim.person, "killed"), source=agent.person,
+                        target=victim.person, type="killed", directed=True,
+                        chapters=[scan.block.chapter], events=linked, sources=refs, confidence=0.55,
+                        origin="extracted", description="杀 with the killer named a sentence before"))
+                break
+        return found
+
+    def _speech_relations(self, scan: BlockScan, index: int, event: Event | None) -> list[Relation]:
+        """受武二四拜，拜为义兄。」宋江大喜: a sworn-brother cue in speech joins the speaker with
+        the first other person named in the narrative right after the speech (the listener)."""
+        seg = scan.segments[index]
+        match = SPEECH_CUE.search(scan.masked, seg.span.start, seg.span.end)
+        speaker = _speaker(scan, index)
+        after = scan.segments[index + 1] if index + 1 < len(scan.segments) else None
+        if match is None or speaker is None or after is None or not after.narrative:
+            return []
+        mine = [m for m in seg.mentions if m.person == speaker.person]
+        listener = next((m for m in after.mentions if m.person != speaker.person), None)
+        if listener is None or seg.people - {speaker.person} or not mine:
+            return []
+        span = Span(mine[-1].start, listener.end)
+        if len(span) > MAX_QUOTE or not self.texts.is_unique(scan.block.chapter,
+                                                            scan.block.text[span.start:span.end]):
+            return []
+        quote = scan.block.text[span.start:span.end]
+        a, b = sorted((speaker.person, listener.person))
+        linked = [event.id] if event is not None and {a, b} <= set(event.person_ids) else []
+        return [Relation(id=relation_id(a, b, SWORN, False), source=a, target=b, type=SWORN,
+                         directed=False, chapters=[scan.block.chapter], events=linked,
+                         sources=[self._ref(scan, quote)], confidence=0.75, origin="extracted",
+                         description="speech: 拜为义兄")]
+
+    def _name_relations(self, scan: BlockScan, seg: Segment, event: Event | None) -> list[Relation]:
+        """Relations a name states itself: 林冲娘子 → spouse, 林冲丈人 → father-in-law."""
+        found = []
+        for mention in seg.mentions:
+            for other, rest in self.roster.embedded(mention.form, scan.block.chapter):
+                for cue in NAME_CUES:
+                    if cue.pattern.search(rest):
+                        pair = Pair(*((mention.person, other) if cue.direction == "backward"
+                                      else (other, mention.person)), 0, mention.start, mention.end)
+                        relation = self._relation(scan, seg, cue, pair, event)
+                        if relation is not None:
+                            found.append(relation)
+                        break
+        return found
+
+    def _relation(self, scan: BlockScan, seg: Segment, cue: RelationCue, pair: Pair,
+                  event: Event | None) -> Relation | None:
+        quote = self._quote(scan, seg.span, pair.first, pair.last)
+        if quote is None:
+            return None
+        directed = cue.direction != "none"
+        source, target = (pair.source, pair.target) if directed else sorted((pair.source, pair.target))
+        linked = [event.id] if event is not None and {source, target} <= set(event.person_ids) else []
+        return Relation(id=relation_id(source, target, cue.type, directed), source=source, target=target,
+                        type=cue.type, directed=directed, chapters=[scan.block.chapter], events=linked,
+                        sources=[self._ref(scan, quote)], confidence=relation_confidence(cue, pair.gap),
+                        origin="extracted", description=cue.note)
+
+    # -- states ---------------------------------------------------------------------------------
+
+    def _states(self, scan: BlockScan, tally: Counter[str]) -> list[State]:
+        states: list[State] = []
+        for seg in scan.segments:
+            if not seg.mentions or seg.verse:
+                continue
+            for cue in STATE_CUES:
+                for match in cue.pattern.finditer(scan.masked, seg.span.start, seg.span.end):
+                    value = cue.value.format(*match.groups()) if cue.value else match.group(1)
+                    state = self._state(scan, seg, cue.kind, value, match.start(), match.end(),
+                                        cue.gap, cue.confidence, cue.note or cue.kind)
+                    if state is not None:
+                        states.append(state)
+            if seg.narrative and not RETROSPECTIVE.search(scan.text, seg.span.start, seg.span.end):
+                states += self._place_states(scan, seg)
+        tally["states_found"] += len(states)
+        return states
+
+    def _place_states(self, scan: BlockScan, seg: Segment) -> list[State]:
+        states = []
+        for match in _PLACE_RE.finditer(scan.text, seg.span.start, seg.span.end):
+            verb = PLACE_TO.search(scan.text, max(seg.span.start, match.start() - 2), match.start())
+            if verb is None:
+                continue
+            moved = PLACE_MOVE.search(scan.text, max(seg.span.start, match.start() - 2), match.start())
+            state = self._state(scan, seg, "place", match.group(), verb.start(), match.end(), 8,
+                                MOVE_CONFIDENCE if moved else 0.45, f"到{match.group()}")
+            if state is not None:
+                states.append(state)
+        return states
+
+    def _state(self, scan: BlockScan, seg: Segment, kind: StateKind, value: str, start: int, end: int,
+               gap: int, confidence: float, note: str) -> State | None:
+        before = [m for m in seg.mentions if m.end <= start and start - m.end <= gap
+                  and not NEGATION.search(scan.text[m.end:start]) and not _agent(scan.text, m)]
+        if not before or not value:
+            return None
+        person = before[-1]
+        quote = self._quote(scan, seg.span, person.start, end)
+        if quote is None:
+            return None
+        return State(id="pending", person=person.person, kind=kind,
+                     value=value, chapter=scan.block.chapter, description=note,
+                     sources=[self._ref(scan, quote)], confidence=confidence, origin="extracted")
+
+
+def _agent(text: str, mention: Mention) -> bool:
+    """被高太尉 / 吃武松: the agent of a passive, never the subject a state belongs to."""
+    return mention.start > 0 and text[mention.start - 1] in PASSIVE
+
+
+def _agent_of(text: str, seg: Segment, victim: str) -> Mention | None:
+    """In a narrative sentence naming the victim: the agent after 被, else another subject."""
+    if not seg.narrative or victim not in seg.people:
+        return None
+    others = [m for m in seg.mentions if m.person != victim]
+    passive = [m for m in others if _agent(text, m)]
+    return passive[0] if passive else None
+
+
+def _speaker(scan: BlockScan, index: int) -> Mention | None:
+    """Who speaks segment `index`: the last name before a speech verb in the segment before it."""
+    if index == 0 or scan.segments[index - 1].speech:
+        return None
+    before = scan.segments[index - 1]
+    speaking = [m for m in before.mentions if SPEECH_VERB.match(scan.text[m.end:before.span.end])]
+    return speaking[-1] if speaking else None
+
+
+def _place(text: str) -> str | None:
+    """The first place named in the event's own sentence."""
+    match = _PLACE_RE.search(text)
+    return match.group() if match else None
+
+
+def _setting(scan: BlockScan, people: list[str]) -> str | None:
+    """The block's setting: a place an actor reaches or is at (来到/在 + place) in its narrative."""
+    for seg in scan.segments:
+        if not seg.narrative or not seg.people & set(people):
+            continue
+        for match in _PLACE_RE.finditer(scan.text, seg.span.start, seg.span.end):
+            if PLACE_TO.search(scan.text, max(seg.span.start, match.start() - 2), match.start()):
+                return match.group()
+    return None
+
+
+def _action(text: str) -> str | None:
+    match = _ACTION_RE.search(text)
+    return _ACTION_LABEL[match.group()] if match else None
+
+
+def _narrative_with(scan: BlockScan, people: list[str]) -> list[Segment]:
+    return [s for s in scan.segments if s.narrative and s.people & set(people)]
+
+
+def _block_action(scan: BlockScan, people: list[str]) -> str | None:
+    """An action word of a narrative sentence naming an actor (names masked)."""
+    for seg in _narrative_with(scan, people):
+        action = _action(scan.masked[seg.span.start:seg.span.end])
+        if action is not None:
+            return action
+    return None
+
+
+def _cue_action(scan: BlockScan, person: str) -> bool:
+    """A strong act (打虎, 杀, 上山, 投奔 …) in the block's narrative, names masked."""
+    return any(s.narrative and CUE_ACTIONS.search(scan.masked, s.span.start, s.span.end)
+               for s in scan.segments) and bool(_narrative_with(scan, [person]))
+
+
+def _dedupe_states(states: list[State]) -> list[State]:
+    """One state per (person, kind, value) in a chapter, numbered in order of appearance."""
+    seen: set[tuple[str, str, str]] = set()
+    kept: list[State] = []
+    numbers: Counter[str] = Counter()
+    for state in states:
+        key = (state.person, state.kind, state.value)
+        if key in seen:
+            continue
+        seen.add(key)
+        numbers[state.person] += 1
+        kept.append(state.model_copy(update={
+            "id": f"xst_{state.person}_{state.chapter:03d}_{numbers[state.person]:02d}"}))
+    return kept

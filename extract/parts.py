@@ -1,0 +1,57 @@
+"""One chapter's extraction result (a part), stored on its own so a chapter can be redone alone."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from kb.knowledge.models import Event, Person, Relation, SourceRef, State
+
+PART_VERSION = 1
+
+
+class ChapterPart(BaseModel):
+    """Everything extracted from one chapter, before merging across chapters and with curated data."""
+
+    chapter: int
+    method: str = Field(description="offline | llm")
+    version: int = PART_VERSION
+    mentions: dict[str, dict[str, int]] = Field(default_factory=dict,
+                                                description="block id → person id → mentions")
+    person_refs: dict[str, SourceRef] = Field(default_factory=dict,
+                                              description="person id → a quote naming them here")
+    new_people: list[Person] = Field(default_factory=list, description="people outside the roster")
+    events: list[Event] = Field(default_factory=list)
+    relations: list[Relation] = Field(default_factory=list)
+    states: list[State] = Field(default_factory=list)
+    counters: dict[str, int] = Field(default_factory=dict, description="kept / dropped tallies")
+
+
+def part_path(directory: Path, chapter: int) -> Path:
+    return directory / f"ch{chapter:03d}.json"
+
+
+def save_part(part: ChapterPart, directory: Path) -> None:
+    """Write one part atomically (temporary file, then rename)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    target = part_path(directory, part.chapter)
+    temporary = target.with_suffix(".json.tmp")
+    temporary.write_text(part.model_dump_json(exclude_none=True), encoding="utf-8")
+    os.replace(temporary, target)
+
+
+def load_parts(directory: Path, chapters: Iterable[int] | None = None) -> list[ChapterPart]:
+    """The saved parts in chapter order (only `chapters` when given); stale versions are skipped."""
+    if not directory.is_dir():
+        return []
+    wanted = None if chapters is None else set(chapters)
+    parts = []
+    for path in sorted(directory.glob("ch*.json")):
+        part = ChapterPart.model_validate(json.loads(path.read_text(encoding="utf-8")))
+        if part.version == PART_VERSION and (wanted is None or part.chapter in wanted):
+            parts.append(part)
+    return parts

@@ -1,0 +1,258 @@
+"""The extraction run: chapters → parts → the extracted bundle → curated + extracted = the bundle.
+
+Layout under `<data_dir>/<corpus_name>/`:
+
+* `extracted/parts/chNNN.json` – one chapter's records (replacing a chapter rewrites only its file);
+* `extracted/` – the extracted bundle (all parts, relations merged across chapters) and
+  `mentions.jsonl` (block → person → mentions);
+* `bundle/` – curated records merged with the extracted ones (curated wins), what
+  `kbx kb load` and the service read (see `Settings.active_bundle_dir`).
+
+Both bundle directories are written into a temporary sibling and swapped in by rename.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from core.settings import Settings
+from extract.names import Roster, read_lexicon
+from extract.parts import ChapterPart, load_parts, save_part
+from extract.resolve import (
+    absorb_relations,
+    drop_shadowed_events,
+    drop_shadowed_states,
+    merge_relations,
+    relink_events,
+)
+from extract.text import ChapterTexts
+from ingest.chunking import Block
+from kb.knowledge.bundle import KnowledgeBundle, bundle_from_records, load_bundle, write_bundle
+from kb.knowledge.models import Event, Person, Relation, SourceRef, State
+
+log = logging.getLogger(__name__)
+LEXICON_FILE = "lexicon.jsonl"
+Progress = Callable[[int, int], None]
+"""progress(done, total), called after each chapter (offline) or block (LLM)."""
+
+
+class ChapterExtractor(Protocol):
+    """What the pipeline needs from an extractor: parts for chapters, given their blocks."""
+
+    method: str
+
+    def extract_chapters(self, chapters: dict[int, list[Block]],
+                         progress: Progress | None = None) -> list[ChapterPart]: ...
+
+
+@dataclass(frozen=True)
+class Paths:
+    root: Path
+
+    @classmethod
+    def of(cls, settings: Settings) -> Paths:
+        return cls(settings.corpus_dir())
+
+    @property
+    def extracted(self) -> Path:
+        return self.root / "extracted"
+
+    @property
+    def parts(self) -> Path:
+        return self.extracted / "parts"
+
+    @property
+    def bundle(self) -> Path:
+        return self.root / "bundle"  # = Settings.merged_bundle_dir()
+
+    @property
+    def cache(self) -> Path:
+        return self.root / "extract_cache"
+
+
+@dataclass
+class Inputs:
+    """Blocks, the curated bundle and the roster built from it and the lexicon."""
+
+    blocks: list[Block]
+    curated: KnowledgeBundle
+    roster: Roster
+    texts: ChapterTexts
+
+    def by_chapter(self, chapters: Iterable[int] | None = None) -> dict[int, list[Block]]:
+        wanted = None if chapters is None else set(chapters)
+        grouped: dict[int, list[Block]] = {}
+        for block in self.blocks:
+            if wanted is None or block.chapter in wanted:
+                grouped.setdefault(block.chapter, []).append(block)
+        return grouped
+
+
+def curated_chapters(curated: KnowledgeBundle) -> set[int]:
+    """The chapters the curated bundle covers: its chapter summaries, else its events' chapters."""
+    return {c.chapter for c in curated.chapters} or {e.chapter for e in curated.events}
+
+
+def load_inputs(settings: Settings, blocks: Sequence[Block]) -> Inputs:
+    curated = load_bundle(settings.bundle, blocks)
+    lexicon = read_lexicon(settings.bundle / LEXICON_FILE)
+    roster = Roster.build(curated.people, lexicon, curated_chapters(curated))
+    return Inputs(list(blocks), curated, roster, ChapterTexts(blocks))
+
+
+@dataclass
+class RunSummary:
+    """What a run did: chapters extracted, record counts, tallies and timings."""
+
+    method: str
+    chapters: list[int]
+    extracted: dict[str, int] = field(default_factory=dict)
+    merged: dict[str, int] = field(default_factory=dict)
+    counters: dict[str, int] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+    extracted_dir: str = ""
+    bundle_dir: str = ""
+
+
+def run(settings: Settings, inputs: Inputs, extractor: ChapterExtractor,
+        chapters: Iterable[int] | None = None, progress: Progress | None = None) -> RunSummary:
+    """Extract the chapters (all when None), save their parts, rebuild both bundles."""
+    paths = Paths.of(settings)
+    started = time.perf_counter()
+    selected = inputs.by_chapter(chapters)
+    parts = extractor.extract_chapters(selected, progress)
+    for part in parts:
+        save_part(part, paths.parts)
+    summary = RunSummary(extractor.method, sorted(selected), extracted_dir=str(paths.extracted),
+                         bundle_dir=str(paths.bundle))
+    summary.seconds["extract"] = time.perf_counter() - started
+    for part in parts:
+        for key, value in part.counters.items():
+            summary.counters[key] = summary.counters.get(key, 0) + value
+    rebuild(paths, inputs, summary)
+    return summary
+
+
+def rebuild(paths: Paths, inputs: Inputs, summary: RunSummary) -> tuple[KnowledgeBundle, KnowledgeBundle]:
+    """Both bundles from every saved part of a chapter in the corpus."""
+    mark = time.perf_counter()
+    parts = load_parts(paths.parts, {b.chapter for b in inputs.blocks})
+    extracted = assemble(parts, inputs)
+    swap_in(extracted, paths.extracted, keep=("parts",))
+    write_mentions(parts, paths.extracted / "mentions.jsonl")
+    summary.seconds["assemble"] = time.perf_counter() - mark
+    mark = time.perf_counter()
+    merged = merge_with_curated(inputs.curated, extracted, inputs)
+    swap_in(merged, paths.bundle)
+    summary.seconds["merge"] = time.perf_counter() - mark
+    summary.extracted, summary.merged = extracted.counts(), merged.counts()
+    return extracted, merged
+
+
+def _earliest_refs(parts: Sequence[ChapterPart]) -> dict[str, SourceRef]:
+    refs: dict[str, SourceRef] = {}
+    for part in sorted(parts, key=lambda p: p.chapter):
+        for person, ref in part.person_refs.items():
+            refs.setdefault(person, ref)
+    return refs
+
+
+def _people(parts: Sequence[ChapterPart], inputs: Inputs, referenced: set[str]) -> list[Person]:
+    refs = _earliest_refs(parts)
+    known = dict(inputs.roster.people)
+    for part in parts:
+        known.update({p.id: p for p in part.new_people})
+    people = []
+    def first_seen(person_id: str) -> tuple[int, str]:
+        return (refs[person_id].chapter or 0, person_id) if person_id in refs else (10**6, person_id)
+
+    for person_id in sorted(referenced | set(refs), key=first_seen):
+        person = known.get(person_id)
+        if person is None:
+            continue
+        if not person.sources and person_id in refs:
+            person = person.model_copy(update={"sources": [refs[person_id]]})
+        if person.sources:
+            people.append(person)
+    return people
+
+
+def assemble(parts: Sequence[ChapterPart], inputs: Inputs) -> KnowledgeBundle:
+    """The extracted bundle: people who are named, events, merged relations, states."""
+    events = sorted((e for p in parts for e in p.events), key=lambda e: e.order)
+    relations = merge_relations(r for p in parts for r in p.relations)
+    states = sorted((s for p in parts for s in p.states), key=lambda s: (s.chapter, s.id))
+    referenced = {x for e in events for x in e.person_ids} | {
+        x for r in relations for x in (r.source, r.target)} | {s.person for s in states}
+    people = _people(parts, inputs, referenced)
+    ids = {p.id for p in people}
+    events = [_only_known(e, ids) for e in events]
+    events = [e for e in events if e.participants]
+    event_ids = {e.id for e in events}
+    relations = [relink_events(r, {}, event_ids) for r in relations
+                 if r.source in ids and r.target in ids]
+    states = [s for s in states if s.person in ids]
+    return bundle_from_records(people=people, events=events, relations=relations, states=states,
+                               blocks=inputs.blocks)
+
+
+def _only_known(event: Event, ids: set[str]) -> Event:
+    kept = [p for p in event.participants if p.person in ids]
+    return event if len(kept) == len(event.participants) else event.model_copy(update={"participants": kept})
+
+
+def merge_with_curated(curated: KnowledgeBundle, extracted: KnowledgeBundle,
+                       inputs: Inputs) -> KnowledgeBundle:
+    """Curated records first (people carry the lexicon's extra names), extracted ones after."""
+    curated_ids = {p.id for p in curated.people}
+    people = [inputs.roster.people.get(p.id, p).model_copy(update={"sources": p.sources})
+              for p in curated.people]
+    people += [p for p in extracted.people if p.id not in curated_ids]
+    events, replaced = drop_shadowed_events(curated.events, extracted.events)
+    all_events = [*curated.events, *events]
+    known_events = {e.id for e in all_events}
+    relations: list[Relation] = absorb_relations(
+        curated.relations, [relink_events(r, replaced, known_events) for r in extracted.relations])
+    states: list[State] = [*curated.states, *drop_shadowed_states(curated.states, extracted.states)]
+    return bundle_from_records(people=people, events=sorted(all_events, key=lambda e: e.order),
+                               relations=relations, states=states, chapters=curated.chapters,
+                               blocks=inputs.blocks)
+
+
+def swap_in(bundle: KnowledgeBundle, directory: Path, keep: Sequence[str] = ()) -> None:
+    """Write the bundle into a temporary sibling, then rename it into place (kept subdirectories
+    such as `parts` move over): a reader sees the old bundle or the new one, never a mix."""
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{directory.name}-", dir=directory.parent))
+    old = directory.with_name(f".{directory.name}-old")
+    try:
+        tmp.chmod(0o755)  # mkdtemp makes it private; the bundle is for every reader
+        write_bundle(bundle, tmp)
+        for name in keep:
+            if (directory / name).exists():
+                (directory / name).rename(tmp / name)
+        shutil.rmtree(old, ignore_errors=True)
+        if directory.exists():
+            directory.rename(old)
+        tmp.rename(directory)
+        shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        for name in keep:
+            if (tmp / name).exists() and not (directory / name).exists():
+                (tmp / name).rename(directory / name)
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def write_mentions(parts: Sequence[ChapterPart], path: Path) -> None:
+    lines = [json.dumps({"chunk_id": block, "people": people}, ensure_ascii=False)
+             for part in parts for block, people in part.mentions.items()]
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")

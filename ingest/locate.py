@@ -1,0 +1,140 @@
+"""Locating quotes in source blocks: normalized matching, offsets back to the original chapter text.
+
+A quote is compared after `normalize` (script and punctuation folding), so a simplified quote is
+found in the traditional text. Its offsets are those of the first and last matched original
+characters, so leading or trailing punctuation of the quote is not part of the span.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from core.text import normalize, normalize_with_offsets
+from ingest.chunking import Block
+
+
+class QuoteError(ValueError):
+    """A quote cannot be located; the bundle loader adds the file, line and record id."""
+
+
+@dataclass(frozen=True)
+class Located:
+    """Where a quote lies: its block and its original character span in the chapter."""
+
+    chunk_id: str
+    chapter: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class _ChapterIndex:
+    blocks: list[Block]
+    block_starts: list[int]
+    text: str
+    """normalized chapter text"""
+    offsets: list[int]
+    """for each normalized character, its original chapter offset"""
+
+    def span(self, at: int, length: int) -> tuple[int, int]:
+        return self.offsets[at], self.offsets[at + length - 1] + 1
+
+    def block_at(self, offset: int) -> Block:
+        return self.blocks[bisect_right(self.block_starts, offset) - 1]
+
+    def normalized_range(self, block: Block) -> tuple[int, int]:
+        return bisect_left(self.offsets, block.start), bisect_left(self.offsets, block.end)
+
+
+def _short(quote: str, limit: int = 24) -> str:
+    return quote if len(quote) <= limit else quote[:limit] + "…"
+
+
+class QuoteLocator:
+    """Finds quotes in a set of blocks; each chapter is normalized once, on first use."""
+
+    def __init__(self, blocks: Iterable[Block]) -> None:
+        self._by_id: dict[str, Block] = {}
+        self._by_chapter: dict[int, list[Block]] = {}
+        for block in blocks:
+            self._by_id[block.id] = block
+            self._by_chapter.setdefault(block.chapter, []).append(block)
+        self._indexes: dict[int, _ChapterIndex] = {}
+
+    @property
+    def chapters(self) -> list[int]:
+        return sorted(self._by_chapter)
+
+    def block(self, chunk_id: str) -> Block | None:
+        return self._by_id.get(chunk_id)
+
+    def _index(self, chapter: int) -> _ChapterIndex:
+        index = self._indexes.get(chapter)
+        if index is None:
+            index = self._indexes[chapter] = self._build(chapter)
+        return index
+
+    def _build(self, chapter: int) -> _ChapterIndex:
+        blocks = sorted(self._by_chapter[chapter], key=lambda b: b.start)
+        position = 0
+        for block in blocks:
+            if block.start != position or block.end - block.start != len(block.text):
+                raise QuoteError(f"the blocks of chapter {chapter} do not tile its text "
+                                 f"(gap or overlap at {block.id})")
+            position = block.end
+        text, offsets = normalize_with_offsets("".join(b.text for b in blocks))
+        return _ChapterIndex(blocks, [b.start for b in blocks], text, offsets)
+
+    def locate(self, quote: str, chapter: int | None = None,
+               chunk_id: str | None = None) -> Located:
+        """The quote's block and span; a QuoteError says why it cannot be placed."""
+        needle = normalize(quote)
+        if len(needle) < 2:
+            raise QuoteError(f"quote {quote!r} has fewer than two characters to match")
+        if chunk_id is not None:
+            return self._in_block(needle, quote, chunk_id, chapter)
+        if chapter is not None:
+            return self._in_chapter(needle, quote, chapter)
+        return self._in_book(needle, quote)
+
+    def _in_block(self, needle: str, quote: str, chunk_id: str, chapter: int | None) -> Located:
+        block = self._by_id.get(chunk_id)
+        if block is None:
+            raise QuoteError(f"unknown chunk id {chunk_id!r}")
+        if chapter is not None and chapter != block.chapter:
+            raise QuoteError(f"chunk {chunk_id} is in chapter {block.chapter}, not {chapter}")
+        index = self._index(block.chapter)
+        lo, hi = index.normalized_range(block)
+        at = index.text.find(needle, lo, hi)
+        if at < 0:
+            raise QuoteError(f"quote {_short(quote)!r} not found in {chunk_id}")
+        start, end = index.span(at, len(needle))
+        return Located(chunk_id, block.chapter, start, end)
+
+    def _in_chapter(self, needle: str, quote: str, chapter: int) -> Located:
+        if chapter not in self._by_chapter:
+            raise QuoteError(f"chapter {chapter} is not in the corpus")
+        index = self._index(chapter)
+        at = index.text.find(needle)
+        if at < 0:
+            raise QuoteError(f"quote {_short(quote)!r} not found in chapter {chapter}")
+        if index.text.find(needle, at + 1) >= 0:
+            raise QuoteError(f"quote {_short(quote)!r} occurs more than once in chapter "
+                             f"{chapter}; lengthen it")
+        start, end = index.span(at, len(needle))
+        block = index.block_at(start)
+        if end > block.end:
+            following = index.block_at(end - 1)
+            raise QuoteError(f"quote {_short(quote)!r} spans blocks {block.id} and "
+                             f"{following.id}; shorten it to lie within one block")
+        return Located(block.id, chapter, start, end)
+
+    def _in_book(self, needle: str, quote: str) -> Located:
+        found = [c for c in self.chapters if needle in self._index(c).text]
+        if len(found) != 1:
+            where = "not found in the corpus" if not found else (
+                f"found in chapters {', '.join(map(str, found))}; give the chapter")
+            raise QuoteError(f"quote {_short(quote)!r} {where}")
+        return self._in_chapter(needle, quote, found[0])

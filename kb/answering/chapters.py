@@ -1,0 +1,50 @@
+"""Which chapter? Questions such as 花和尚倒拔垂杨柳是在第几回 are answered from the chapter titles
+(回目): the title sharing the most of the question's words, weighted by rarity, wins."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from core.text import to_simplified
+from retrieval.analyzers import clean_query, ngram_terms
+
+CHAPTER_ASK = re.compile(r"第几回|哪一回|哪回|第几章|哪一章|哪一回目|在几回|回目")
+MIN_SHARED = 2
+"""A title must share at least this many bigrams with the question to be the answer."""
+
+
+@dataclass(frozen=True)
+class ChapterMatch:
+    chapter: int
+    title: str
+    score: float
+
+
+class ChapterTitles:
+    def __init__(self, titles: Mapping[int, str]) -> None:
+        self.titles = dict(titles)
+        self._grams = {n: set(t for t in ngram_terms(to_simplified(title)) if len(t) == 2)
+                       for n, title in self.titles.items()}
+        df = Counter(g for grams in self._grams.values() for g in grams)
+        n = max(1, len(self.titles))
+        self._idf = {g: math.log(1 + n / c) for g, c in df.items()}
+
+    def match(self, question: str) -> ChapterMatch | None:
+        """The chapter whose title best matches a which-chapter question, else None."""
+        text = to_simplified(question)
+        if not CHAPTER_ASK.search(text):
+            return None
+        asked = {g for g in ngram_terms(clean_query(CHAPTER_ASK.sub(" ", text))) if len(g) == 2}
+        best: ChapterMatch | None = None
+        for number, grams in self._grams.items():
+            shared = asked & grams
+            if len(shared) < MIN_SHARED:
+                continue
+            score = sum(self._idf[g] for g in shared)
+            if best is None or score > best.score:
+                best = ChapterMatch(number, self.titles[number], score)
+        return best

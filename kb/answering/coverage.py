@@ -1,0 +1,81 @@
+"""How much of a question a sentence holds: the question's content words, weighted by IDF, and
+the share of that weight a sentence contains. Used to pick quotes and to refuse an answer.
+
+Content words are the question's bigrams that the novel uses (df ≥ `KNOWN_DF`), plus bigrams it
+never uses whose characters no known bigram covers — modern words such as 水果 or 离婚, which an
+answer cannot contain and so count against it. The seam between two words (婆离 in 老婆离婚) is
+dropped: its characters already belong to known words. Names, question words and frame words
+(最后, 以后, 当时 …) are cut out first."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from core.text import cjk_runs, to_simplified
+from ingest.chunking import Block
+from kb.answering.expansion import WORDINGS
+from kb.answering.quotes import sentence_pairs
+from retrieval.analyzers import FUNCTION_CHARS, clean_query
+from retrieval.bm25 import lucene_idf
+
+KNOWN_DF = 2
+UNSEEN_WEIGHT = 2.0
+"""A word the novel never uses weighs this many times the rarest known word: it is usually what
+the question is about (水果), and the text cannot hold it unless a curated wording does."""
+FRAME_WORDS = ("最后", "以后", "之后", "后来", "时候", "当时", "一次", "第一次", "到底", "为啥",
+               "一共", "大概", "差点", "中间", "一直", "这个", "那个", "这几回", "这几", "一下",
+               "哪些", "哪去", "到哪", "去哪", "那会儿", "是不是", "原来", "先后", "怎么了", "期间",
+               "的时候", "一下子", "具体")
+
+
+def question_weights(question: str, names: Sequence[str], df: Callable[[str], int],
+                     n_docs: int) -> dict[str, float]:
+    """Content bigram → IDF weight (rules in the module docstring)."""
+    text = clean_query(question)
+    for word in sorted([*map(to_simplified, names), *FRAME_WORDS], key=len, reverse=True):
+        text = text.replace(word, " ")
+    weights: dict[str, float] = {}
+    unseen = lucene_idf(1, n_docs) * UNSEEN_WEIGHT
+    for run in cjk_runs(text):
+        bigrams = [run[i:i + 2] for i in range(len(run) - 1)]
+        counts = [df(b) for b in bigrams]
+        covered = {j for i, c in enumerate(counts) if c >= KNOWN_DF for j in (i, i + 1)}
+        for i, (bigram, count) in enumerate(zip(bigrams, counts, strict=True)):
+            if set(bigram) <= FUNCTION_CHARS:
+                continue
+            if count >= KNOWN_DF:
+                weights[bigram] = lucene_idf(count, n_docs)
+            elif i not in covered and i + 1 not in covered:
+                weights[bigram] = unseen
+    return weights
+
+
+def _forms(term: str) -> tuple[str, ...]:
+    """The term, and for a reader's word the novel's wordings of it (expansion.WORDINGS)."""
+    return (term, *(w for key, words in WORDINGS.items() if term in key for w in words))
+
+
+def coverage(simplified_sentence: str, weights: Mapping[str, float],
+             forms: Mapping[str, tuple[str, ...]] | None = None) -> float:
+    """Share of the weight whose terms the (simplified) sentence holds. A bigram is held when it is
+    a substring: punctuation is never inside a bigram, so this equals n-gram membership."""
+    total = sum(weights.values())
+    if not total:
+        return 0.0
+    forms = forms or {t: _forms(t) for t in weights}
+    held = sum(w for t, w in weights.items() if any(f in simplified_sentence for f in forms[t]))
+    return held / total
+
+
+def best_sentences(packed: Sequence[str], block_of: Callable[[str], Block | None],
+                   weights: Mapping[str, float], limit: int = 3) -> list[tuple[float, str, str]]:
+    """(coverage, sentence, chunk id) over the packed blocks' sentences, best first (ties: the
+    better-ranked block)."""
+    forms = {t: _forms(t) for t in weights}
+    scored = []
+    for rank, chunk_id in enumerate(packed):
+        block = block_of(chunk_id)
+        for written, simplified in sentence_pairs(block.text) if block else ():
+            scored.append((coverage(simplified, weights, forms), -rank, written, chunk_id))
+    scored.sort(reverse=True)
+    return [(c, s, cid) for c, _, s, cid in scored[:limit]]

@@ -1,0 +1,190 @@
+"""Graph-guided evidence: the records a plan selects point to their source blocks, which move up
+the lexical order (`POINTER_BOOST`); the lexical ranking decides everything else. The graph never
+competes in the ranking with a score of its own: it only decides which blocks a record vouches
+for, and those move up the lexical order. `kbx eval --strategy kb` evaluates exactly this order."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from core.errors import NotFound
+from core.text import normalize
+from kb.answering.chapters import ChapterMatch, ChapterTitles
+from kb.answering.expansion import expansions_for
+from kb.answering.planner import PeopleIndex, Plan, content_chars, plan_for_question
+from kb.answering.record_search import KnowledgeHit, KnowledgeIndex
+from kb.knowledge.bundle import KnowledgeBundle
+from kb.knowledge.models import Event, Person, Record
+from kb.knowledge.protocol import RelationProvider
+from kb.knowledge.views import Journey, Pair
+from retrieval.packing import Decision, pack
+from retrieval.retriever import Retriever, SearchOptions, query_text
+
+POINTER_BOOST = 20.0
+"""A block that a selected record points to ranks as if 20 times higher in the lexical order
+(rank 40 → 2); on the dev sets any value from 15 to 50 gives the same figures (README)."""
+TOP_KNOWLEDGE_POINTERS = 3
+TEMPORAL_EVENTS = 3
+MAX_TEMPORAL_DETAIL = 4
+"""More content than this (characters) makes a 最后/第一次 question about an episode."""
+END_WORDS = ("最后", "结局", "下场", "最终", "临终", "怎么死", "如何死", "怎样死", "之死", "死因",
+             "归宿", "晚年")
+START_WORDS = ("第一次", "初次", "起初", "最初", "当初", "认识", "相识", "结识", "出身", "来历",
+               "来头", "头一回", "开始")
+"""How many of the best-ranked knowledge records (beyond the plan's own) may point to blocks."""
+
+
+@dataclass
+class Gathered:
+    """Everything the answer step needs, and the trace of how it was chosen."""
+
+    plan: Plan
+    query: str
+    expansions: list[str]
+    knowledge: list[KnowledgeHit]
+    plan_records: list[Record]
+    pair: Pair | None
+    journey: Journey | None
+    ranking: list[str]
+    origins: dict[str, str]
+    packed: list[str]
+    decisions: dict[str, str] = field(default_factory=dict)
+    temporal: list[Event] = field(default_factory=list)
+    """The earliest or latest events a how-it-began / how-it-ended question points to."""
+    chapter: ChapterMatch | None = None
+    """The chapter a which-chapter question (第几回) names by its title."""
+
+
+def _sources(records: Sequence[Record]) -> list[tuple[str, str]]:
+    out = []
+    for record in records:
+        for ref in getattr(record, "sources", []):
+            if ref.chunk_id:
+                out.append((ref.chunk_id, record.id))
+    return out
+
+
+class EvidencePipeline:
+    """Plan → knowledge → graph pointers → lexical fill → packing; shared by /ask and eval."""
+
+    def __init__(self, provider: RelationProvider, bundle: KnowledgeBundle,
+                 knowledge_budget: int = 3000, expansion: bool = True,
+                 titles: Mapping[int, str] | None = None) -> None:
+        self.titles = ChapterTitles(titles or {})
+        self.provider = provider
+        self.bundle = bundle
+        self.people = PeopleIndex.build(bundle.people)
+        self.knowledge = KnowledgeIndex(bundle)
+        self.knowledge_budget = knowledge_budget
+        self.expansion = expansion
+
+    def plan(self, question: str, previous: Sequence[str] = ()) -> Plan:
+        return plan_for_question(question, self.people, previous, self._relative)
+
+    def _relative(self, person_id: str, relation_type: str) -> str | None:
+        """The one person linked to `person_id` by a relation of this type, if exactly one."""
+        try:
+            neighbors = self.provider.neighbors(person_id)
+        except NotFound:
+            return None
+        found = [n.person.id for n in neighbors if any(r.type == relation_type for r in n.relations)]
+        return found[0] if len(found) == 1 else None
+
+    def gather(self, question: str, retriever: Retriever, options: SearchOptions,
+               previous: Sequence[str] = (), knowledge_budget: int | None = None) -> Gathered:
+        plan = self.plan(question, previous)
+        persons = [self.people.people[pid] for pid in plan.person_ids]
+        named = [(self.people.people[pid], written) for pid, written in self.people.find(question)]
+        expansions = expansions_for(question, named, self.expansion)
+        if plan.follow_up:
+            expansions = [p.name for p in persons] + expansions
+        query = query_text(question, expansions)
+        budget = self.knowledge_budget if knowledge_budget is None else knowledge_budget
+        knowledge = self.knowledge.search(query, plan.person_ids, budget)
+        pair, journey, plan_records = self._plan_records(plan)
+        curated = [r for r in plan_records if getattr(r, "origin", "curated") == "curated"]
+        plan_records = curated or plan_records  # curated records win over extracted ones
+        temporal = self._temporal(question, plan, plan_records)
+        plan_records = [*temporal, *plan_records]
+        chapter = self.titles.match(question)
+        vouching = temporal or plan_records  # asked how it ended: only the last events vouch
+        pointers = self._chapter_pointers(chapter, retriever) + _sources(vouching) + _sources(
+            [h.record for h in knowledge if not isinstance(h.record, Person)][:TOP_KNOWLEDGE_POINTERS])
+        ranking, origins = self._order(retriever, query, options, pointers)
+        costs = [retriever.costs[retriever.position[c]] for c in ranking]
+        decisions = pack(costs, options.budget, options.max_blocks, options.policy)
+        packed = [c for c, d in zip(ranking, decisions, strict=True) if d is Decision.SELECTED]
+        return Gathered(plan, query, expansions, knowledge, plan_records, pair, journey, ranking,
+                        origins, packed,
+                        {c: d.value for c, d in zip(ranking, decisions, strict=True)}, temporal,
+                        chapter)
+
+    @staticmethod
+    def _chapter_pointers(chapter: ChapterMatch | None, retriever: Retriever
+                          ) -> list[tuple[str, str]]:
+        """The blocks of the chapter a 第几回 question names (its title vouches for them)."""
+        if chapter is None:
+            return []
+        return [(b.id, f"chapter:{chapter.chapter}") for b in retriever.blocks
+                if b.chapter == chapter.chapter]
+
+    def _temporal(self, question: str, plan: Plan, plan_records: list[Record]) -> list[Event]:
+        """A question about how something began or ended points to the earliest or latest events:
+        of the pair (their shared events), or of the one person named."""
+        text = normalize(question)
+        end = any(w in text for w in END_WORDS)
+        start = any(w in text for w in START_WORDS)
+        if end == start or not plan.person_ids:
+            return []
+        names = [n for p in plan.person_ids for n in self.people.people[p].all_names]
+        if content_chars(plan.cleaned, names, (*END_WORDS, *START_WORDS)) > MAX_TEMPORAL_DETAIL:
+            return []  # 在五台山…最后怎么离开: the end of one episode, not of the person
+        if plan.kind == "pair":
+            events = sorted((r for r in plan_records if isinstance(r, Event)), key=lambda e: e.order)
+        else:
+            try:
+                events = self.provider.events_of(plan.person_ids[0])
+            except NotFound:
+                return []
+        return events[-TEMPORAL_EVENTS:] if end else events[:TEMPORAL_EVENTS]
+
+    def _plan_records(self, plan: Plan) -> tuple[Pair | None, Journey | None, list[Record]]:
+        try:
+            if plan.kind == "pair":
+                pair = self.provider.pair(*plan.person_ids[:2])
+                ids = [v.id for v in pair.relations] + [v.id for v in pair.shared_events]
+                records: list[Record] = [r for r in (self.bundle.get(i) for i in ids) if r]
+                return pair, None, records
+            if plan.kind == "journey":
+                journey = self.provider.journey(plan.person_ids[0])
+                ids = [e.id for s in journey.stages for e in s.events]
+                ids += [st.id for s in journey.stages for st in s.states]
+                return None, journey, [r for r in (self.bundle.get(i) for i in ids) if r]
+        except NotFound:
+            pass
+        return None, None, []
+
+    @staticmethod
+    def _order(retriever: Retriever, query: str, options: SearchOptions,
+               pointers: Sequence[tuple[str, str]]) -> tuple[list[str], dict[str, str]]:
+        """The lexical order, with each block a record points to ranked as if `POINTER_BOOST`
+        times higher (0-based rank / boost, so the lexical best keeps first place); pointed blocks
+        the lexical channels never found follow the lexical list."""
+        fused = retriever.rank(query, options.strategy, options.depth, options.rrf_k).fused
+        lexical = [retriever.blocks[d].id for d, _ in fused]
+        lexical_rank = {c: i for i, c in enumerate(lexical)}  # 0-based: the lexical best stays first
+        origins: dict[str, str] = {}
+        for chunk_id, record_id in pointers:
+            if chunk_id in retriever.position and chunk_id not in origins:
+                origins[chunk_id] = f"graph:{record_id}"
+
+        def key(chunk_id: str) -> tuple[float, int]:
+            rank = lexical_rank.get(chunk_id, len(lexical))
+            return (rank / POINTER_BOOST if chunk_id in origins else rank,
+                    retriever.position[chunk_id])
+
+        rest = [c for c in lexical if c not in origins]
+        order = sorted([*origins, *rest], key=key)
+        origins.update({c: "lexical" for c in rest})
+        return order, origins

@@ -1,0 +1,45 @@
+"""Quote checking: every quote of an answer must be found verbatim (after normalization) in the
+block it cites; a quote that is not is flagged, never silently kept."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+
+from core.text import normalize, to_simplified
+from ingest.chunking import Block
+from kb.answering.answer_models import QuoteCheck
+
+SENTENCE = re.compile(r"[^。！？\n]+[。！？]?[」』”]?")
+
+
+@lru_cache(maxsize=4096)
+def _normalized_block(text: str) -> str:
+    return normalize(text)
+
+
+def check_quote(text: str, chunk_id: str, block_of: Callable[[str], Block | None]) -> QuoteCheck:
+    block = block_of(chunk_id)
+    needle = normalize(text)
+    located = bool(block is not None and needle and needle in _normalized_block(block.text))
+    return QuoteCheck(text=text, chunk_id=chunk_id, located=located)
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences of a block as written (quotes are cut from these, so they are verbatim)."""
+    return [s for s, _ in sentence_pairs(text)]
+
+
+@lru_cache(maxsize=4096)
+def sentence_pairs(text: str) -> tuple[tuple[str, str], ...]:
+    """(sentence as written, the same sentence simplified) for each sentence of a block."""
+    simplified = to_simplified(text)
+    pairs = []
+    for match in SENTENCE.finditer(text):
+        written = match.group(0)
+        stripped = written.strip()
+        if len(stripped) >= 4:
+            start = match.start() + len(written) - len(written.lstrip())
+            pairs.append((stripped, simplified[start:start + len(stripped)]))
+    return tuple(pairs)

@@ -1,0 +1,196 @@
+"""The answering service: plan, gather knowledge and evidence, answer (LLM or offline), check
+every quote, and remember the session for follow-up questions."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.errors import NotFound, QueryRejected
+from core.llm import ChatClient
+from core.settings import Settings
+from ingest.store import Corpus
+from kb.answering.answer_models import (
+    AnswerContext,
+    AskRequest,
+    AskResponse,
+    Citation,
+    EvidenceItem,
+    KnowledgeItem,
+    PlanView,
+)
+from kb.answering.compose import Draft, compose
+from kb.answering.eval_strategy import active_bundle
+from kb.answering.evidence import EvidencePipeline, Gathered
+from kb.answering.llm_answer import LLMAnswerer
+from kb.answering.quotes import check_quote
+from kb.knowledge.bundle import KnowledgeBundle
+from kb.knowledge.protocol import RelationProvider
+from kb.knowledge.views import SourceView
+from retrieval.packing import Policy
+from retrieval.retriever import SearchOptions
+
+log = logging.getLogger(__name__)
+MAX_SESSIONS = 1000
+TRACE_CANDIDATES = 40
+
+
+@dataclass
+class SessionState:
+    person_ids: list[str]
+    evidence: list[str]
+    question: str
+    chapter: int | None = None
+    """The latest chapter the last answer cited: a follow-up (那他后来呢？) continues after it."""
+
+
+class AskService:
+    """One per process; thread-safe for concurrent requests (sessions are guarded by a lock)."""
+
+    def __init__(self, settings: Settings, corpus: Corpus, provider: RelationProvider,
+                 llm: ChatClient | None = None, bundle: KnowledgeBundle | None = None,
+                 session_dir: Path | None = None) -> None:
+        self.settings = settings
+        self.corpus = corpus
+        self.provider = provider
+        self.llm = LLMAnswerer(llm) if llm is not None else None
+        self.session_dir = session_dir
+        self._sessions: OrderedDict[str, SessionState] = OrderedDict()
+        self._lock = threading.Lock()
+        self.titles = {n: c.title for n, c in corpus.chapters.items()}
+        self.pipeline = EvidencePipeline(provider, bundle or active_bundle(settings, corpus),
+                                         settings.knowledge_budget, settings.query_expansion,
+                                         self.titles)
+
+    def reload(self, bundle: KnowledgeBundle) -> None:
+        """Swap in a new bundle (after the provider loaded it); in-flight requests keep the old."""
+        self.pipeline = EvidencePipeline(self.provider, bundle, self.settings.knowledge_budget,
+                                         self.settings.query_expansion, self.titles)
+
+    def ask(self, request: AskRequest) -> AskResponse:
+        started = time.perf_counter()
+        question = request.question.strip()
+        if not question:
+            raise QueryRejected("question: must not be empty")
+        if len(question) > self.settings.max_question_chars:
+            raise QueryRejected(f"question: longer than {self.settings.max_question_chars} characters")
+        session_id = request.session_id or uuid.uuid4().hex[:12]
+        previous = self._session(session_id)
+        options = SearchOptions(budget=request.budget or self.settings.budget,
+                                max_blocks=request.max_blocks or self.settings.max_blocks,
+                                policy=Policy(self.settings.policy), rrf_k=self.settings.rrf_k)
+        pipeline = self.pipeline
+        gathered = pipeline.gather(question, self.corpus.retriever, options,
+                                   previous.person_ids if previous else (),
+                                   request.knowledge_budget)
+        after = previous.chapter if previous and gathered.plan.follow_up else None
+        draft, mode = self._answer(question, gathered, after)
+        response = self._response(draft, mode, gathered, session_id)
+        response.trace["lexical"] = self._lexical_trace(question, gathered, options)
+        cited = [c.chapter for c in response.citations]
+        self._remember(session_id, SessionState(
+            gathered.plan.person_ids or (previous.person_ids if previous else []),
+            gathered.packed, question, cited[0] if cited else (previous.chapter if previous
+                                                                 else None)))
+        response.trace["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 2)
+        log.info("ask", extra={"kind": gathered.plan.kind, "status": response.status,
+                               "mode": mode, "ms": response.trace["elapsed_ms"]})
+        return response
+
+    def _answer(self, question: str, g: Gathered, after: int | None) -> tuple[Draft, str]:
+        ngram = self.corpus.retriever.indexes["ngram"]
+        offline = compose(g, self.corpus.block, self.pipeline.people, question, ngram.df,
+                          ngram.n_docs, self._relation_types, after)
+        if self.llm is None:
+            return offline, "offline"
+        try:
+            return self.llm.answer(question, g, offline, self.corpus.block), "llm"
+        except Exception as exc:  # the offline answer stands in; the reason is logged
+            log.warning("llm answer failed; offline answer used", extra={"error": str(exc)})
+            offline.reason = (offline.reason or "") + f"（LLM 不可用，改用离线回答：{type(exc).__name__}）"
+            return offline, "offline"
+
+    def _response(self, draft: Draft, mode: str, g: Gathered, session_id: str) -> AskResponse:
+        checks = [check_quote(text, chunk_id, self.corpus.block) for text, chunk_id in draft.quotes]
+        for stage in draft.stages:
+            stage.quotes = [c for c in checks if c.chunk_id in
+                            {r.chunk_id for r in self._stage_sources(g, stage.title)}]
+        cited = list(dict.fromkeys(c.chunk_id for c in checks))
+        citations = [Citation(chunk_id=c, chapter=b.chapter) for c in cited
+                     if (b := self.corpus.block(c)) is not None]
+        status = draft.status
+        if any(not c.located for c in checks):
+            draft.reason = (draft.reason or "") + "（有引文未能在所引段落中找到，已标出）"
+        people = self.pipeline.people.people
+        return AskResponse(
+            status="answered" if status == "answered" else "insufficient",
+            answer=draft.answer, reason=draft.reason, mode="llm" if mode == "llm" else "offline",
+            session_id=session_id,
+            plan=PlanView(kind=g.plan.kind, people=[people[p].name for p in g.plan.person_ids],
+                          person_ids=g.plan.person_ids, cleaned=g.plan.cleaned,
+                          follow_up=g.plan.follow_up),
+            citations=citations, quotes=checks, stages=draft.stages,
+            context=AnswerContext(
+                knowledge=[KnowledgeItem(id=h.record.id, kind=type(h.record).__name__.lower(),
+                                         text=h.text, score=h.score) for h in g.knowledge],
+                evidence=[EvidenceItem(chunk_id=c, chapter=b.chapter, text=b.display_text,
+                                       origin=g.origins.get(c, "lexical"))
+                          for c in g.packed if (b := self.corpus.block(c)) is not None]),
+            trace={"query": g.query, "expansions": g.expansions,
+                   "plan_records": [r.id for r in g.plan_records],
+                   "ranking": [{"chunk_id": c, "origin": g.origins.get(c, "lexical"),
+                                "decision": g.decisions.get(c)} for c in g.ranking[:40]],
+                   "packed": g.packed})
+
+    def _lexical_trace(self, question: str, g: Gathered, options: SearchOptions
+                       ) -> dict[str, object]:
+        """The lexical side of the evidence, explained: terms, each channel's rank, score and
+        matched terms, the fusion (the first `TRACE_CANDIDATES` candidates)."""
+        trace = self.corpus.retriever.search(question, options, g.expansions)
+        data = trace.model_dump(mode="json", exclude={"packed", "tokens_used"})
+        data["candidates"] = data["candidates"][:TRACE_CANDIDATES]
+        return data
+
+    def _relation_types(self, a: str, b: str) -> set[tuple[str, str]]:
+        try:
+            relations = self.provider.pair(a, b).relations
+        except NotFound:
+            return set()
+        bundle = self.pipeline.bundle
+        return {(r.type, getattr(bundle.get(r.id), "origin", "extracted")) for r in relations}
+
+    @staticmethod
+    def _stage_sources(g: Gathered, title: str) -> list[SourceView]:
+        if g.journey is None:
+            return []
+        return [s for st in g.journey.stages if st.title == title for s in st.sources]
+
+    def _session(self, session_id: str) -> SessionState | None:
+        with self._lock:
+            state = self._sessions.get(session_id)
+        if state is None and self.session_dir is not None:
+            path = self.session_dir / f"{_safe(session_id)}.json"
+            if path.exists():
+                state = SessionState(**json.loads(path.read_text(encoding="utf-8")))
+        return state
+
+    def _remember(self, session_id: str, state: SessionState) -> None:
+        with self._lock:
+            self._sessions[session_id] = state
+            self._sessions.move_to_end(session_id)
+            while len(self._sessions) > MAX_SESSIONS:
+                self._sessions.popitem(last=False)
+        if self.session_dir is not None:
+            self.session_dir.mkdir(parents=True, exist_ok=True)
+            path = self.session_dir / f"{_safe(session_id)}.json"
+            path.write_text(json.dumps(state.__dict__, ensure_ascii=False), encoding="utf-8")
+
+
+def _safe(session_id: str) -> str:
+    return "".join(ch for ch in session_id if ch.isalnum() or ch in "-_")[:100] or "default"

@@ -1,0 +1,76 @@
+"""The seam between the service and the graph store: one Protocol of domain verbs, read by id."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from kb.knowledge.bundle import KnowledgeBundle
+from kb.knowledge.models import Event, Person, State
+from kb.knowledge.views import (
+    Journey,
+    LoadReport,
+    Neighbor,
+    Pair,
+    PathResult,
+    RecordView,
+    Stats,
+)
+
+MAX_HOPS = 4
+"""The longest chain `path` looks for."""
+
+
+@runtime_checkable
+class RelationProvider(Protocol):
+    """Reads knowledge by id, no ranking. Unknown ids or names raise `NotFound` (with the closest
+    names as suggestions); an unreachable store raises `ProviderUnavailable`.
+
+    Every implementation answers identically for the same bundle (tests/test_provider_contract).
+    """
+
+    def resolve(self, name: str) -> Person:
+        """The person a name or alias denotes, in either script (compared after `normalize`)."""
+        ...
+
+    def people(self) -> list[Person]:
+        """Everyone, by first chapter then id."""
+        ...
+
+    def person(self, person_id: str) -> Person: ...
+
+    def pair(self, a_id: str, b_id: str) -> Pair:
+        """Relations both ways (first chapter, id) and shared events (book order), with sources."""
+        ...
+
+    def record(self, record_id: str) -> RecordView:
+        """Any record by id, with its linked records and its sources."""
+        ...
+
+    def events_of(self, person_id: str) -> list[Event]:
+        """The person's events in book order."""
+        ...
+
+    def states_of(self, person_id: str) -> list[State]:
+        """The person's states by chapter, then id."""
+        ...
+
+    def journey(self, person_id: str) -> Journey:
+        """The skeleton of the person's story (rule in `kb.knowledge.journey`)."""
+        ...
+
+    def path(self, a_id: str, b_id: str, max_hops: int = MAX_HOPS) -> PathResult:
+        """The shortest chain of relations (either direction), at most `max_hops` (1–4) long."""
+        ...
+
+    def neighbors(self, person_id: str) -> list[Neighbor]:
+        """People related to this one, most relations first."""
+        ...
+
+    def load(self, bundle: KnowledgeBundle) -> LoadReport:
+        """Replace the whole graph atomically: a failed load leaves the previous graph answering;
+        loading the same bundle twice gives the same graph."""
+        ...
+
+    def stats(self) -> Stats: ...
+
+    def close(self) -> None: ...
