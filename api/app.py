@@ -15,8 +15,8 @@ from api.middleware import RequestLog
 from api.routes import ROUTERS
 from api.services import open_services
 from core.settings import Settings
-from ingest.store import Corpus
 from kb.knowledge.protocol import RelationProvider
+from retrieval.corpus import Corpus
 
 
 def create_app(settings: Settings | None = None, *, provider: RelationProvider | None = None,

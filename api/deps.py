@@ -12,9 +12,9 @@ from api.services import Services
 from core.errors import CorpusError, QueryRejected
 from core.settings import Settings
 from ingest.corpus import parse_chapter_range
-from ingest.store import Corpus
 from kb.answering.service import AskService
 from kb.knowledge.protocol import RelationProvider
+from retrieval.corpus import Corpus
 
 MAX_BUDGET = 32_000
 """Evidence budget bounds of the API (the same as `AskRequest.budget`)."""

@@ -16,13 +16,13 @@ from api.models import CorpusHealth, Health, LLMHealth, StoreHealth
 from core.errors import ProviderUnavailable
 from core.llm import ChatClient
 from core.settings import Settings
-from ingest.store import Corpus, open_corpus
-from kb.answering.eval_strategy import active_bundle
 from kb.answering.service import AskService
 from kb.knowledge.bundle import KnowledgeBundle
+from kb.knowledge.loading import load_active_bundle
 from kb.knowledge.protocol import RelationProvider
 from kb.knowledge.views import LoadReport, Stats
 from providers.factory import open_provider
+from retrieval.corpus import Corpus, open_corpus
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +77,7 @@ class Services:
         when validation or loading fails) and hand the bundle to the AskService; one at a time.
         A store that could not be opened at start is opened now."""
         with self._lock:
-            bundle = active_bundle(self.settings, self.corpus)
+            bundle = load_active_bundle(self.settings, self.corpus.blocks)
             if self.provider is None:
                 self.attach(open_provider(self.settings), bundle)
             report = self.require_provider().load(bundle)
@@ -121,7 +121,7 @@ def open_services(settings: Settings, *, provider: RelationProvider | None = Non
     llm = ChatClient(settings) if settings.llm_configured else None
     services = Services(settings, corpus, llm, session_dir=session_dir,
                         owns_provider=provider is None)
-    bundle = active_bundle(settings, corpus)
+    bundle = load_active_bundle(settings, corpus.blocks)
     try:
         services.attach(provider if provider is not None else open_provider(settings), bundle)
     except ProviderUnavailable as exc:

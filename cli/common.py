@@ -18,7 +18,7 @@ from rich.console import Console
 from core.errors import KBError, NotFound
 from core.settings import Settings
 from ingest.corpus import parse_chapter_range
-from ingest.store import Corpus, open_corpus
+from retrieval.corpus import Corpus, open_corpus
 
 console = Console()
 err_console = Console(stderr=True)

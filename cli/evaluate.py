@@ -19,7 +19,7 @@ from cli.common import (
 )
 from core.errors import ConfigError
 from core.settings import Settings
-from ingest.store import Corpus
+from retrieval.corpus import Corpus
 from retrieval.evaluation import Evidence, Strategy, evaluate
 from retrieval.packing import Policy
 from retrieval.questions import LabeledQuestion, load_questions
@@ -42,8 +42,14 @@ def make_strategy(name: str, corpus: Corpus, retriever: Retriever, cfg: Settings
     """The evidence order a strategy produces; `kb` is exactly the order `/ask` uses."""
     if name == "kb":
         from kb.answering.eval_strategy import kb_strategy
+        from kb.knowledge.loading import load_active_bundle
+        from providers.memory import MemoryProvider
 
-        strategy: Strategy = kb_strategy(corpus, retriever, cfg, options)
+        bundle = load_active_bundle(cfg, corpus.blocks)
+        provider = MemoryProvider()
+        provider.load(bundle)
+        titles = {n: c.title for n, c in corpus.chapters.items()}
+        strategy: Strategy = kb_strategy(bundle, provider, titles, retriever, cfg, options)
         return strategy
     return lexical_strategy(retriever, options)
 

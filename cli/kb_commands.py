@@ -18,9 +18,10 @@ from rich.table import Table
 from cli.common import console, fail, handle_errors, print_json, settings
 from core.errors import NotFound
 from core.settings import Settings
+from kb.knowledge.loading import load_active_bundle
 from kb.knowledge.protocol import MAX_HOPS, RelationProvider
 from kb.knowledge.views import Journey, Pair, PathResult, PersonView, RecordView, SourceView, Stats
-from providers.factory import bundle_for, open_provider
+from providers.factory import open_provider
 from providers.falkordb_provider import FalkorDBProvider
 
 P = ParamSpec("P")
@@ -54,7 +55,7 @@ def session(provider: str | None, bundle: Path | None = None) -> Iterator[Relati
     store = open_provider(cfg)
     try:
         if cfg.provider == "memory":
-            store.load(bundle_for(cfg, bundle))
+            store.load(load_active_bundle(cfg, directory=bundle))
         yield store
     finally:
         store.close()
@@ -73,7 +74,7 @@ def load_command(provider: ProviderOpt = None, bundle: BundleOpt = None,
     """Validate the bundle against the corpus and load it into the store (atomically)."""
     cfg = settings(provider=provider)
     directory = bundle or cfg.active_bundle_dir()
-    knowledge = bundle_for(cfg, directory)
+    knowledge = load_active_bundle(cfg, directory=directory)
     store = open_provider(cfg)
     try:
         report = store.load(knowledge)
@@ -243,7 +244,7 @@ def bench_kb_command(samples: Annotated[int, typer.Option("--samples", min=10)] 
     from providers.bench import run_bench
 
     cfg = settings()
-    knowledge = bundle_for(cfg, bundle)
+    knowledge = load_active_bundle(cfg, directory=bundle)
     memory = open_provider(cfg, "memory")
     falkor = open_provider(cfg, "falkordb", graph=f"kbx:{cfg.corpus_name}:bench")
     try:

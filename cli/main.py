@@ -23,7 +23,8 @@ from cli.evaluate import eval_command
 from core.errors import NotFound
 from ingest.chunking import chunk_chapter
 from ingest.corpus import read_corpus
-from ingest.store import Corpus, save_corpus, store_dir
+from ingest.store import store_dir
+from retrieval.corpus import Corpus, save_corpus
 from retrieval.packing import Policy
 from retrieval.retriever import STRATEGIES, SearchOptions
 from retrieval.trace import SearchTrace

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import json
 import logging
-import shutil
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from core.atomic import replace_directory
 from core.settings import Settings
 from extract.names import Roster, read_lexicon
 from extract.parts import ChapterPart, load_parts, save_part
@@ -228,28 +227,9 @@ def merge_with_curated(curated: KnowledgeBundle, extracted: KnowledgeBundle,
 
 
 def swap_in(bundle: KnowledgeBundle, directory: Path, keep: Sequence[str] = ()) -> None:
-    """Write the bundle into a temporary sibling, then rename it into place (kept subdirectories
-    such as `parts` move over): a reader sees the old bundle or the new one, never a mix."""
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{directory.name}-", dir=directory.parent))
-    old = directory.with_name(f".{directory.name}-old")
-    try:
-        tmp.chmod(0o755)  # mkdtemp makes it private; the bundle is for every reader
-        write_bundle(bundle, tmp)
-        for name in keep:
-            if (directory / name).exists():
-                (directory / name).rename(tmp / name)
-        shutil.rmtree(old, ignore_errors=True)
-        if directory.exists():
-            directory.rename(old)
-        tmp.rename(directory)
-        shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        for name in keep:
-            if (tmp / name).exists() and not (directory / name).exists():
-                (tmp / name).rename(directory / name)
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    """Write the bundle in place of `directory` at once (kept subdirectories such as `parts`
+    move over): a reader sees the old bundle or the new one, never a mix."""
+    replace_directory(directory, lambda tmp: write_bundle(bundle, tmp), keep)
 
 
 def write_mentions(parts: Sequence[ChapterPart], path: Path) -> None:

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from core.errors import ConfigError
 from core.settings import Settings
-from ingest.chunking import chunk_corpus
-from ingest.corpus import read_corpus
-from kb.knowledge.bundle import KnowledgeBundle, load_bundle
 from kb.knowledge.protocol import RelationProvider
 from providers.embedded import EmbeddedServer
 from providers.falkordb_provider import FalkorDBProvider
@@ -38,10 +33,3 @@ def open_provider(settings: Settings, provider: str | None = None,
     if settings.falkordb_url:
         return FalkorDBProvider(url=settings.falkordb_url, graph_name=name)
     return FalkorDBProvider(server=embedded_server(settings), graph_name=name)
-
-
-def bundle_for(settings: Settings, directory: Path | None = None) -> KnowledgeBundle:
-    """A bundle (by default the active one: merged if extracted, else curated), validated against
-    the configured corpus and chunking."""
-    blocks = chunk_corpus(read_corpus(settings.corpus), settings.chunk_size)
-    return load_bundle(directory or settings.active_bundle_dir(), blocks)

@@ -17,8 +17,8 @@ from rich.table import Table
 from core.settings import Settings
 from core.text import to_simplified
 from ingest.corpus import read_corpus
-from ingest.store import build_corpus
 from retrieval.analyzers import ngram_terms
+from retrieval.corpus import build_corpus
 from retrieval.packing import pack
 from retrieval.retriever import Retriever, SearchOptions, query_text
 

@@ -140,9 +140,9 @@ def check(chapter: int, people: set[str], events: set[str]) -> tuple[list[str], 
         elif isinstance(record, State):
             if record.person not in people:
                 problems.append(f"{where}: unknown person id {record.person!r}")
-        elif isinstance(record, ChapterSummary):
-            if record.chapter != chapter or record.id != f"ch{chapter:03d}":
-                problems.append(f"{where}: chapter record must be id ch{chapter:03d}")
+        elif isinstance(record, ChapterSummary) and (
+                record.chapter != chapter or record.id != f"ch{chapter:03d}"):
+            problems.append(f"{where}: chapter record must be id ch{chapter:03d}")
     if counts["chapter"] != 1:
         problems.append(f"{path.name}: needs exactly one chapter record (has {counts['chapter']})")
     return problems, counts

@@ -10,8 +10,9 @@ from api_support import API_CHAPTERS
 
 from core.settings import DEFAULT_CORPUS
 from ingest.corpus import read_corpus
-from ingest.store import Corpus, build_corpus, save_corpus, store_dir
+from ingest.store import store_dir
 from providers.embedded import EmbeddedServer
+from retrieval.corpus import Corpus, build_corpus, save_corpus
 
 
 @pytest.fixture(scope="session")

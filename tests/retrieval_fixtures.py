@@ -8,7 +8,7 @@ import pytest
 
 from core.settings import DEFAULT_CORPUS
 from ingest.corpus import Chapter, read_corpus
-from ingest.store import Corpus, build_corpus
+from retrieval.corpus import Corpus, build_corpus
 
 CORPUS_PATH = DEFAULT_CORPUS
 DEV_SET = Path(__file__).resolve().parent.parent / "eval" / "questions" / "dev_ch7_11.jsonl"

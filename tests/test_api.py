@@ -11,7 +11,7 @@ import pytest
 from api_support import closed_port, offline_settings, serve
 
 from api.app import create_app
-from ingest.store import Corpus
+from retrieval.corpus import Corpus
 
 pytest_plugins = ["api_fixtures"]
 pytestmark = pytest.mark.falkordb

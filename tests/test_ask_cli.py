@@ -10,8 +10,9 @@ from api_support import API_CHAPTERS
 from typer.testing import CliRunner
 
 from cli.main import app
-from ingest.store import Corpus, save_corpus, store_dir
+from ingest.store import store_dir
 from kb.answering.answer_models import AskResponse
+from retrieval.corpus import Corpus, save_corpus
 
 pytest_plugins = ["api_fixtures"]
 pytestmark = pytest.mark.falkordb

@@ -7,11 +7,11 @@ import pytest
 
 from core.llm import ChatClient
 from core.settings import DEFAULT_BUNDLE, Settings
-from ingest.store import Corpus
 from kb.answering.answer_models import AskRequest
 from kb.answering.service import AskService
 from kb.knowledge.bundle import load_bundle
 from providers.memory import MemoryProvider
+from retrieval.corpus import Corpus
 from tests.openai_stub import OpenAIStub, Reply
 
 pytest_plugins = ["tests.retrieval_fixtures"]

@@ -10,11 +10,11 @@ import pytest
 
 from core.errors import QueryRejected
 from core.settings import DEFAULT_BUNDLE, Settings
-from ingest.store import Corpus
 from kb.answering.answer_models import AskRequest
 from kb.answering.service import AskService
 from kb.knowledge.bundle import load_bundle
 from providers.memory import MemoryProvider
+from retrieval.corpus import Corpus
 
 pytest_plugins = ["tests.retrieval_fixtures"]
 DEV = Path(__file__).resolve().parent.parent / "eval" / "questions"

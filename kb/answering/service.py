@@ -15,7 +15,6 @@ from pathlib import Path
 from core.errors import NotFound, QueryRejected
 from core.llm import ChatClient
 from core.settings import Settings
-from ingest.store import Corpus
 from kb.answering.answer_models import (
     AnswerContext,
     AskRequest,
@@ -26,13 +25,14 @@ from kb.answering.answer_models import (
     PlanView,
 )
 from kb.answering.compose import Draft, compose
-from kb.answering.eval_strategy import active_bundle
 from kb.answering.evidence import EvidencePipeline, Gathered
 from kb.answering.llm_answer import LLMAnswerer
 from kb.answering.quotes import check_quote
 from kb.knowledge.bundle import KnowledgeBundle
+from kb.knowledge.loading import load_active_bundle
 from kb.knowledge.protocol import RelationProvider
 from kb.knowledge.views import SourceView
+from retrieval.corpus import Corpus
 from retrieval.packing import Policy
 from retrieval.retriever import SearchOptions
 
@@ -64,7 +64,7 @@ class AskService:
         self._sessions: OrderedDict[str, SessionState] = OrderedDict()
         self._lock = threading.Lock()
         self.titles = {n: c.title for n, c in corpus.chapters.items()}
-        self.pipeline = EvidencePipeline(provider, bundle or active_bundle(settings, corpus),
+        self.pipeline = EvidencePipeline(provider, bundle or load_active_bundle(settings, corpus.blocks),
                                          settings.knowledge_budget, settings.query_expansion,
                                          self.titles)
 
