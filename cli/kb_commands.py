@@ -18,6 +18,7 @@ from rich.table import Table
 from cli.common import console, fail, handle_errors, print_json, settings
 from core.errors import NotFound
 from core.settings import Settings
+from kb.knowledge.journey import journey_of
 from kb.knowledge.loading import load_active_bundle
 from kb.knowledge.protocol import MAX_HOPS, RelationProvider
 from kb.knowledge.views import Journey, Pair, PathResult, PersonView, RecordView, SourceView, Stats
@@ -189,7 +190,7 @@ def journey_command(name: NameArg, provider: ProviderOpt = None, bundle: BundleO
                     json_out: JsonOpt = False) -> None:
     """A person's story in stages, in book order, each with its quotes."""
     with session(provider, bundle) as store:
-        journey = store.journey(store.resolve(name).id)
+        journey = journey_of(store, store.resolve(name).id)
     if json_out:
         print_json(journey)
         return

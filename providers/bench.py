@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 
 from kb.knowledge.bundle import KnowledgeBundle
+from kb.knowledge.journey import journey_of
 from kb.knowledge.protocol import RelationProvider
 
 PAIR_TARGETS_MS = {"p50": 1.0, "p99": 3.0}
@@ -98,7 +99,7 @@ def _calls(provider: RelationProvider, work: Workload
            ) -> dict[str, list[Callable[[], object]]]:
     return {
         "pair": [functools.partial(provider.pair, a, b) for a, b in work.pairs],
-        "journey": [functools.partial(provider.journey, p) for p in work.people],
+        "journey": [functools.partial(journey_of, provider, p) for p in work.people],
         "path": [functools.partial(provider.path, a, b) for a, b in work.paths],
     }
 

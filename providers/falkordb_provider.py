@@ -22,12 +22,10 @@ from redis.retry import Retry
 from core.errors import ProviderUnavailable, QueryRejected
 from core.text import normalize
 from kb.knowledge.bundle import KnowledgeBundle
-from kb.knowledge.journey import build_journey
 from kb.knowledge.models import ChapterSummary, Event, Person, Record, Relation, State
 from kb.knowledge.protocol import MAX_HOPS
 from kb.knowledge.views import (
     NO_CHAPTER,
-    Journey,
     LinkedRecord,
     LoadReport,
     Neighbor,
@@ -38,6 +36,7 @@ from kb.knowledge.views import (
     RecordView,
     RelationView,
     Stats,
+    Timeline,
     build_neighbors,
     build_pair,
     relation_key,
@@ -198,12 +197,12 @@ class FalkorDBProvider:
             raise self._unknown_person_id(person_id)
         return _states(rows[0][1])
 
-    def journey(self, person_id: str) -> Journey:
+    def timeline(self, person_id: str) -> Timeline:
         rows = self._read(q.JOURNEY, id=person_id)
         if not rows:
             raise self._unknown_person_id(person_id)
         doc, events, states = rows[0]
-        return build_journey(_person(doc), _events(events), _states(states))
+        return Timeline(_person(doc), _events(events), _states(states))
 
     def neighbors(self, person_id: str) -> list[Neighbor]:
         rows = self._read(q.NEIGHBORS, id=person_id)

@@ -12,12 +12,10 @@ import networkx as nx
 from core.errors import QueryRejected
 from core.text import normalize
 from kb.knowledge.bundle import KnowledgeBundle
-from kb.knowledge.journey import build_journey
 from kb.knowledge.models import Event, Person, Record, Relation, State
 from kb.knowledge.protocol import MAX_HOPS
 from kb.knowledge.views import (
     NO_CHAPTER,
-    Journey,
     LinkedRecord,
     LoadReport,
     Neighbor,
@@ -28,6 +26,7 @@ from kb.knowledge.views import (
     RecordView,
     RelationView,
     Stats,
+    Timeline,
     build_neighbors,
     build_pair,
     kind_of,
@@ -163,9 +162,9 @@ class MemoryProvider:
         self.person(person_id)
         return list(self._snap.states_of[person_id])
 
-    def journey(self, person_id: str) -> Journey:
-        return build_journey(self.person(person_id), self.events_of(person_id),
-                             self.states_of(person_id))
+    def timeline(self, person_id: str) -> Timeline:
+        return Timeline(self.person(person_id), self.events_of(person_id),
+                        self.states_of(person_id))
 
     def path(self, a_id: str, b_id: str, max_hops: int = MAX_HOPS) -> PathResult:
         check_hops(max_hops, MAX_HOPS)

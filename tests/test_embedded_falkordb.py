@@ -121,7 +121,7 @@ def test_cypher_looking_names_leave_the_graph_unchanged(
         with pytest.raises(NotFound):
             kb_falkordb.record(name)
         with pytest.raises(NotFound):
-            kb_falkordb.journey(name)
+            kb_falkordb.timeline(name)
     assert (_counts(kb_falkordb), kb_falkordb.stats()) == before
 
 

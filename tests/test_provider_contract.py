@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from core.errors import BundleError, NotFound, QueryRejected
 from kb.knowledge.bundle import KnowledgeBundle, bundle_from_records
+from kb.knowledge.journey import journey_of
 from kb.knowledge.models import Event, Participant, Person, Relation, SourceRef
 from kb.knowledge.protocol import RelationProvider
 from providers.falkordb_provider import FalkorDBProvider
@@ -144,7 +145,7 @@ class RelationProviderContract:
             "st_lin_1", "st_lin_2", "st_lin_3", "st_lin_4", "st_lin_5"]
 
     def test_journey(self, provider: RelationProvider) -> None:
-        journey = provider.journey("lin_chong")
+        journey = journey_of(provider, "lin_chong")
         titles = [s.title for s in journey.stages]
         assert titles[0] == "东京" and journey.stages[-1].place == "梁山泊"
         assert "鲁智深大闹野猪林" in titles
@@ -263,7 +264,7 @@ def _all_answers(provider: RelationProvider, bundle: KnowledgeBundle) -> list[ob
     answers: list[object] = [provider.people(), provider.stats().model_copy(
         update={"backend": "", "graph": ""})]
     for a in ids:
-        answers += [provider.journey(a), provider.neighbors(a), provider.events_of(a),
+        answers += [journey_of(provider, a), provider.neighbors(a), provider.events_of(a),
                     provider.states_of(a)]
         answers += [provider.pair(a, b) for b in ids if b != a]
         answers += [provider.path(a, b) for b in ids]

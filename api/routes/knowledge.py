@@ -12,6 +12,7 @@ from fastapi import APIRouter, Query
 from api.deps import ProviderDep
 from api.models import ErrorBody, PersonDetail
 from core.errors import NotFound
+from kb.knowledge.journey import journey_of
 from kb.knowledge.models import Person
 from kb.knowledge.protocol import MAX_HOPS, RelationProvider
 from kb.knowledge.views import EventView, Journey, Pair, PathResult, PersonView, RecordView, StateView
@@ -63,7 +64,7 @@ def record(record_id: str, provider: ProviderDep) -> RecordView:
 @router.get("/journey/{person}")
 def journey(person: str, provider: ProviderDep) -> Journey:
     """The person's story in stages, each with chapters, events and source quotes."""
-    return provider.journey(find_person(provider, person).id)
+    return journey_of(provider, find_person(provider, person).id)
 
 
 @router.get("/path")

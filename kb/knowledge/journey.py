@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from kb.knowledge.models import Event, Person, SourceRef, State
 from kb.knowledge.views import (
@@ -38,6 +39,7 @@ from kb.knowledge.views import (
     PersonView,
     SourceView,
     StateView,
+    Timeline,
     natural_key,
     state_key,
 )
@@ -53,6 +55,13 @@ MAX_SPAN = 10
 would otherwise run from chapter 47 to 76)."""
 MAX_STAGES = 20
 """More stages than this are merged (smallest first): a reader follows about 5–20 stages."""
+
+
+
+class TimelineSource(Protocol):
+    """What `journey_of` needs of a provider (the full `RelationProvider` has it)."""
+
+    def timeline(self, person_id: str) -> Timeline: ...
 
 
 @dataclass
@@ -174,3 +183,8 @@ def build_journey(person: Person, events: Sequence[Event], states: Sequence[Stat
     for state in ordered_states:
         _place_state(state, stages)
     return Journey(person=PersonView.of(person), stages=[stage.view() for stage in stages])
+
+
+def journey_of(provider: TimelineSource, person_id: str) -> Journey:
+    """The journey of a person held by a provider: one read, then the rule above."""
+    return build_journey(*provider.timeline(person_id))

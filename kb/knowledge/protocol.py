@@ -7,13 +7,13 @@ from typing import Protocol, runtime_checkable
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.models import Event, Person, State
 from kb.knowledge.views import (
-    Journey,
     LoadReport,
     Neighbor,
     Pair,
     PathResult,
     RecordView,
     Stats,
+    Timeline,
 )
 
 MAX_HOPS = 4
@@ -54,8 +54,9 @@ class RelationProvider(Protocol):
         """The person's states by chapter, then id."""
         ...
 
-    def journey(self, person_id: str) -> Journey:
-        """The skeleton of the person's story (rule in `kb.knowledge.journey`)."""
+    def timeline(self, person_id: str) -> Timeline:
+        """The person with their events (book order) and states (chapter, id) in one read; the
+        journey skeleton is built from it by `kb.knowledge.journey.journey_of`."""
         ...
 
     def path(self, a_id: str, b_id: str, max_hops: int = MAX_HOPS) -> PathResult:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from typing import NamedTuple
 
 from pydantic import BaseModel, Field
 
@@ -181,6 +182,14 @@ class JourneyStage(BaseModel):
     events: list[EventView]
     states: list[StateView]
     sources: list[SourceView]
+
+
+class Timeline(NamedTuple):
+    """A person with their events in book order and states by chapter: what a journey is built of."""
+
+    person: Person
+    events: list[Event]
+    states: list[State]
 
 
 class Journey(BaseModel):
