@@ -113,21 +113,40 @@ class Retriever:
         """Rank, pack and explain: the whole trace of one search."""
         options = options or SearchOptions()
         started = time.perf_counter()
-        text = query_text(question, expansions)
-        terms = query_terms(text)
-        ranking = self.rank(text, options.strategy, options.depth, options.rrf_k)
+        ranking = self.rank(query_text(question, expansions), options.strategy, options.depth,
+                            options.rrf_k)
+        trace = self.explain_ranking(question, expansions, ranking, options)
+        trace.elapsed_ms = (time.perf_counter() - started) * 1000
+        return trace
+
+    def explain_ranking(self, question: str, expansions: Sequence[str], ranking: Ranking,
+                        options: SearchOptions, limit: int | None = None) -> SearchTrace:
+        """The trace of a ranking already made (terms, channel ranks and scores, fusion, the
+        packing of the lexical order), for its first `limit` candidates; nothing is ranked again."""
+        terms = query_terms(query_text(question, expansions))
         ordered = [d for d, _ in ranking.fused]
         decisions = pack([self.costs[d] for d in ordered], options.budget, options.max_blocks,
                          options.policy)
-        candidates = self._candidates(ranking, decisions, terms, options.explain)
-        packed = [c.chunk_id for c in candidates if c.decision is Decision.SELECTED]
+        candidates = self._candidates(ranking, decisions, terms, options.explain, limit)
+        packed = [self.blocks[d].id for d, decision in zip(ordered, decisions, strict=True)
+                  if decision is Decision.SELECTED]
+        chosen = set(packed)
         return SearchTrace(
             strategy=options.strategy, rrf_k=options.rrf_k, depth=options.depth,
             budget=options.budget, max_blocks=options.max_blocks, policy=options.policy.value,
             query=self._query_trace(question, expansions, terms), candidates=candidates,
-            packed=packed, tokens_used=sum(c.tokens for c in candidates if c.chunk_id in packed),
-            elapsed_ms=(time.perf_counter() - started) * 1000,
+            packed=packed,
+            tokens_used=sum(self.costs[d] for d in ordered if self.blocks[d].id in chosen),
+            elapsed_ms=0.0,
         )
+
+    @property
+    def n_docs(self) -> int:
+        return len(self.blocks)
+
+    def document_frequency(self, term: str) -> int:
+        """Blocks holding an n-gram term (bigram or trigram of the simplified text)."""
+        return self.indexes["ngram"].df(term)
 
     def _query_trace(self, question: str, expansions: Sequence[str],
                      terms: dict[str, list[str]]) -> QueryTrace:
@@ -137,14 +156,18 @@ class Retriever:
                           terms=terms, known_terms=known)
 
     def _candidates(self, ranking: Ranking, decisions: list[Decision],
-                    terms: dict[str, list[str]], explain: bool) -> list[Candidate]:
+                    terms: dict[str, list[str]], explain: bool, limit: int | None = None
+                    ) -> list[Candidate]:
+        fused = ranking.fused if limit is None else ranking.fused[:limit]
+        shown = {d for d, _ in fused}
         positions = {name: {d: (r, s) for r, (d, s) in enumerate(hits, start=1)}
                      for name, hits in ranking.channels.items()}
-        matched = {name: self.indexes[name].matched_terms_many(terms[name], list(ranks))
+        matched = {name: self.indexes[name].matched_terms_many(
+                       terms[name], [d for d in ranks if d in shown])
                    for name, ranks in positions.items()}
         candidates = []
         for fused_rank, ((doc, fused_score), decision) in enumerate(
-                zip(ranking.fused, decisions, strict=True), start=1):
+                zip(fused, decisions, strict=False), start=1):
             hits = {}
             for name, ranks in positions.items():
                 if doc in ranks:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -11,6 +10,7 @@ from dataclasses import dataclass
 
 from core.text import to_simplified
 from retrieval.analyzers import clean_query, ngram_terms
+from retrieval.bm25 import lucene_idf
 
 CHAPTER_ASK = re.compile(r"第几回|哪一回|哪回|第几章|哪一章|哪一回目|在几回|回目")
 MIN_SHARED = 2
@@ -31,7 +31,7 @@ class ChapterTitles:
                        for n, title in self.titles.items()}
         df = Counter(g for grams in self._grams.values() for g in grams)
         n = max(1, len(self.titles))
-        self._idf = {g: math.log(1 + n / c) for g, c in df.items()}
+        self._idf = {g: lucene_idf(c, n) for g, c in df.items()}
 
     def match(self, question: str) -> ChapterMatch | None:
         """The chapter whose title best matches a which-chapter question, else None."""

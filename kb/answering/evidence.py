@@ -20,7 +20,7 @@ from kb.knowledge.models import Event, Person, Record
 from kb.knowledge.protocol import RelationProvider
 from kb.knowledge.views import Journey, Pair
 from retrieval.packing import Decision, pack
-from retrieval.retriever import Retriever, SearchOptions, query_text
+from retrieval.retriever import Ranking, Retriever, SearchOptions, query_text
 
 POINTER_BOOST = 20.0
 """A block that a selected record points to ranks as if 20 times higher in the lexical order
@@ -55,6 +55,8 @@ class Gathered:
     """The earliest or latest events a how-it-began / how-it-ended question points to."""
     chapter: ChapterMatch | None = None
     """The chapter a which-chapter question (第几回) names by its title."""
+    lexical: Ranking | None = None
+    """The one lexical ranking of the query (the trace explains it; nothing ranks twice)."""
 
 
 def _sources(records: Sequence[Record]) -> list[tuple[str, str]]:
@@ -112,14 +114,15 @@ class EvidencePipeline:
         vouching = temporal or plan_records  # asked how it ended: only the last events vouch
         pointers = self._chapter_pointers(chapter, retriever) + _sources(vouching) + _sources(
             [h.record for h in knowledge if not isinstance(h.record, Person)][:TOP_KNOWLEDGE_POINTERS])
-        ranking, origins = self._order(retriever, query, options, pointers)
+        lexical = retriever.rank(query, options.strategy, options.depth, options.rrf_k)
+        ranking, origins = self._order(retriever, lexical, pointers)
         costs = [retriever.costs[retriever.position[c]] for c in ranking]
         decisions = pack(costs, options.budget, options.max_blocks, options.policy)
         packed = [c for c, d in zip(ranking, decisions, strict=True) if d is Decision.SELECTED]
         return Gathered(plan, query, expansions, knowledge, plan_records, pair, journey, ranking,
                         origins, packed,
                         {c: d.value for c, d in zip(ranking, decisions, strict=True)}, temporal,
-                        chapter)
+                        chapter, lexical)
 
     @staticmethod
     def _chapter_pointers(chapter: ChapterMatch | None, retriever: Retriever
@@ -167,13 +170,12 @@ class EvidencePipeline:
         return None, None, []
 
     @staticmethod
-    def _order(retriever: Retriever, query: str, options: SearchOptions,
-               pointers: Sequence[tuple[str, str]]) -> tuple[list[str], dict[str, str]]:
+    def _order(retriever: Retriever, ranking: Ranking, pointers: Sequence[tuple[str, str]]
+               ) -> tuple[list[str], dict[str, str]]:
         """The lexical order, with each block a record points to ranked as if `POINTER_BOOST`
         times higher (0-based rank / boost, so the lexical best keeps first place); pointed blocks
         the lexical channels never found follow the lexical list."""
-        fused = retriever.rank(query, options.strategy, options.depth, options.rrf_k).fused
-        lexical = [retriever.blocks[d].id for d, _ in fused]
+        lexical = [retriever.blocks[d].id for d, _ in ranking.fused]
         lexical_rank = {c: i for i, c in enumerate(lexical)}  # 0-based: the lexical best stays first
         origins: dict[str, str] = {}
         for chunk_id, record_id in pointers:

@@ -14,7 +14,7 @@ from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.models import ChapterSummary, Event, Person, Record, Relation, State
 from retrieval.bm25 import BM25Index
 from retrieval.fusion import K, rrf
-from retrieval.packing import estimate_tokens
+from retrieval.packing import Decision, Policy, estimate_tokens, pack
 from retrieval.retriever import query_codes
 from retrieval.vectorized import CHANNEL_POSTINGS
 
@@ -71,6 +71,7 @@ class KnowledgeIndex:
         self.indexes = {name: BM25Index.from_postings(*postings(simplified), len(simplified))
                         for name, postings in CHANNEL_POSTINGS.items()}
         self.members = [participants(r) for r in self.records]
+        self.costs = [estimate_tokens(t) for t in self.texts]
 
     def rank(self, query: str, person_ids: Sequence[str], depth: int = 60) -> list[tuple[int, float]]:
         codes = query_codes(query)
@@ -94,11 +95,9 @@ class KnowledgeIndex:
 
     def search(self, query: str, person_ids: Sequence[str], budget: int) -> list[KnowledgeHit]:
         """Ranked records packed under `budget` tokens (skipping what does not fit)."""
-        hits, used = [], 0
-        for pos, score in self.rank(query, person_ids):
-            cost = estimate_tokens(self.texts[pos])
-            if used + cost > budget:
-                continue
-            used += cost
-            hits.append(KnowledgeHit(self.records[pos], self.texts[pos], score, cost))
-        return hits
+        ranked = self.rank(query, person_ids)
+        costs = [self.costs[pos] for pos, _ in ranked]
+        decisions = pack(costs, budget, None, Policy.SKIP)
+        return [KnowledgeHit(self.records[pos], self.texts[pos], score, cost)
+                for (pos, score), cost, decision in zip(ranked, costs, decisions, strict=True)
+                if decision is Decision.SELECTED]

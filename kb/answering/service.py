@@ -104,9 +104,10 @@ class AskService:
         return response
 
     def _answer(self, question: str, g: Gathered, after: int | None) -> tuple[Draft, str]:
-        ngram = self.corpus.retriever.indexes["ngram"]
-        offline = compose(g, self.corpus.block, self.pipeline.people, question, ngram.df,
-                          ngram.n_docs, self._relation_types, after)
+        retriever = self.corpus.retriever
+        offline = compose(g, self.corpus.block, self.pipeline.people, question,
+                          retriever.document_frequency, retriever.n_docs, self._relation_types,
+                          after)
         if self.llm is None:
             return offline, "offline"
         try:
@@ -152,10 +153,10 @@ class AskService:
                        ) -> dict[str, object]:
         """The lexical side of the evidence, explained: terms, each channel's rank, score and
         matched terms, the fusion (the first `TRACE_CANDIDATES` candidates)."""
-        trace = self.corpus.retriever.search(question, options, g.expansions)
-        data = trace.model_dump(mode="json", exclude={"packed", "tokens_used"})
-        data["candidates"] = data["candidates"][:TRACE_CANDIDATES]
-        return data
+        assert g.lexical is not None
+        trace = self.corpus.retriever.explain_ranking(question, g.expansions, g.lexical, options,
+                                                      TRACE_CANDIDATES)
+        return trace.model_dump(mode="json", exclude={"packed", "tokens_used"})
 
     def _relation_types(self, a: str, b: str) -> set[tuple[str, str]]:
         try:
