@@ -21,6 +21,7 @@ from extract.llm_extractor import LLMExtractor
 from extract.offline import OfflineExtractor
 from extract.pipeline import ChapterExtractor, Inputs, Paths, RunSummary, load_inputs, run
 from extract.report import QualityReport, quality_report
+from kb.knowledge.profile import read_profile
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
 
@@ -57,7 +58,7 @@ def extract(ctx: typer.Context,
         pricing = Pricing(price_prompt, price_completion) if price_prompt or price_completion else None
         client = ChatClient(cfg, pricing=pricing)
         extractor = LLMExtractor(client, inputs.roster, inputs.texts, ReplyCache(Paths.of(cfg).cache),
-                                 concurrency=concurrency)
+                                 concurrency=concurrency, book=read_profile(cfg.bundle).book)
     try:
         summary = _run_with_progress(cfg, inputs, extractor, chapters_option(chapters))
     finally:

@@ -185,28 +185,6 @@ PLACE_MOVE = re.compile(r"(?:来到|到了|到得|前往|回到|径投|径奔|�
 RETROSPECTIVE = re.compile(r"当初|昔日|向日|往日|旧日|那时|曾在|曾经|原是|原来|想起|记得|说起|因为|只因")
 """In a segment holding one of these, a place is remembered, not reached: no place state."""
 
-PLACES: tuple[str, ...] = (
-    # the capital and cities
-    "东京", "汴梁", "开封府", "大名府", "北京", "济州", "郓城县", "沧州", "孟州", "江州", "青州", "华州",
-    "渭州", "代州", "雁门县", "蓟州", "高唐州", "凌州", "东平府", "东昌府", "阳谷县", "清河县", "沂水县",
-    "无为军", "寿张县", "恩州", "扬州", "润州", "常州", "苏州", "杭州", "睦州", "歙州", "宣州", "湖州",
-    "秀州", "无锡县", "宛州", "荆南", "南丰", "山南", "西京", "陈州", "威胜", "盖州", "昭德", "壶关",
-    "晋宁", "汾阳", "檀州", "幽州", "霸州", "燕京", "蓟州城", "泰安州", "华阴县", "史家村",
-    # Liangshan and other strongholds
-    "梁山泊", "梁山", "聚义厅", "忠义堂", "金沙滩", "宛子城", "蓼儿洼", "鸭嘴滩", "二龙山", "宝珠寺",
-    "桃花山", "少华山", "清风山", "清风寨", "对影山", "黄门山", "饮马川", "芒砀山", "枯树山", "白虎山",
-    "揭阳岭", "揭阳镇", "浔阳江", "浔阳楼", "琵琶亭", "白龙庙", "黄泥冈", "东溪村", "西溪村",
-    "石碣村", "安乐村", "祝家庄", "扈家庄", "李家庄", "独龙冈", "曾头市", "东庄", "沂岭",
-    "景阳冈", "紫石街", "狮子桥", "十字坡", "快活林", "安平寨", "飞云浦", "鸳鸯楼", "蜈蚣岭",
-    "翠屏山", "瓦罐寺", "赤松林", "桃花村", "五台山", "文殊院", "大相国寺",
-    "野猪林", "山神庙", "草料场", "白虎节堂", "白虎堂", "岳庙", "天王堂", "牢城营", "菜园",
-    "状元桥", "桃花庄", "刘太公庄", "还道村",
-    "登州", "登云山", "独松关", "昱岭关", "乌龙岭", "清溪县", "帮源洞", "方腊宫", "楚州",
-    "翠云楼", "留守司", "枯井", "高唐州城", "柴皇城", "孟州城", "张都监家",
-    "陈桥驿", "紫宸殿", "御街", "樊楼", "李师师家", "岱岳庙", "汶上县",
-)
-"""Places recognized in event titles and place states (simplified script), longest matched first."""
-
 ACTIONS: tuple[tuple[str, str], ...] = (
     ("打虎", "打虎"), ("大虫", "斗虎"), ("结义", "结义"), ("结拜", "结义"), ("劫法场", "劫法场"),
     ("劫了法场", "劫法场"),
@@ -220,29 +198,6 @@ ACTIONS: tuple[tuple[str, str], ...] = (
 )
 """(word, label): the first word found in an event's quote (else its block) names its action."""
 
-NAME_CONTEXT_EXCLUDE: dict[str, tuple[str, ...]] = {
-    "孔明": ("诸葛",),
-    "公明": ("诸葛",),
-    "浪子": ("浮", "风流", "轻薄"),
-    "宋江": (),
-}
-"""A name form is not a mention when preceded by one of these (诸葛孔明 is not 孔明 the hero)."""
-NAME_CONTEXT_EXCLUDE_AFTER: dict[str, tuple[str, ...]] = {
-    "浪子": ("弟", "们", "班头"),
-}
-"""A name form is not a mention when followed by one of these (浮浪子弟 is no 燕青)."""
-ALIAS_CHAPTERS: dict[str, tuple[int, int]] = {
-    "张三": (20, 22),
-    "小张三": (20, 22),
-    "浪子": (61, 120),
-}
-"""Short aliases that mean their lexicon person only in these chapters (张三 is anyone elsewhere)."""
-
-CONTEXT_FORMS: tuple[tuple[str, str, tuple[str, ...], int, int], ...] = (
-    ("lin_niangzi", "娘子", ("lin_chong", "zhang_jiaotou"), 12, 20),
-)
-"""(person, form, anchors, first, last chapter): a generic form that denotes the person in those
-chapters when an anchor is named shortly before it (寻到张教头家，闻说娘子… is 林冲's wife)."""
 CONTEXT_REACH = 60
 """How many characters before a context form an anchor may be named."""
 
@@ -260,18 +215,3 @@ SPEECH_VERB = re.compile(r"^[^，。！？「」]{0,6}(?:道|说道|问道|答�
 CUE_ACTIONS = re.compile(r"打虎|打死|杀了|杀死|搠死|斩了|上山|上梁山|入伙|落草|投奔|刺配|发配|自缢|"
                          r"放火|劫|逃走|越狱|招安|出家|剃度|中箭|阵亡|大虫")
 """A block with one acting person still gives an event when one of these happens (武松打虎)."""
-
-SCENE_FORMS: tuple[tuple[str, int, int, tuple[str, ...]], ...] = (
-    ("pan_jinlian", 24, 26, ("那妇人", "妇人", "嫂嫂", "淫妇", "那婆娘", "金莲")),
-    ("wang_po", 24, 26, ("那婆子", "干娘", "王干娘", "老猪狗")),
-    ("yan_poxi", 20, 21, ("那婆娘", "婆娘", "这婆娘")),
-    ("yan_po", 20, 21, ("那婆子", "阎婆")),
-    ("pan_qiaoyun", 44, 46, ("那妇人", "妇人", "淫妇", "那婆娘")),
-    ("jia_shi", 61, 62, ("那妇人", "娘子")),
-)
-"""Scene coreference: (person, first chapter, last chapter, forms). Inside these chapters the text
-calls the woman at the centre of the story 那妇人/淫妇 far more often than by name (潘金莲 is named
-8 times in the book); there, and only there, these forms denote her."""
-
-NAME_FORMS_SKIPPED: frozenset[str] = frozenset({"天子", "官家", "圣上", "哥哥", "兄弟", "大哥"})
-"""Forms never matched: titles and address terms that denote whoever holds them at the time."""

@@ -36,22 +36,22 @@ log = logging.getLogger(__name__)
 PROMPT_VERSION = "block-v1"
 MAX_LLM_QUOTE = 120
 EVENTS_PER_BLOCK = 10
-SYSTEM_PROMPT = """你是《水浒传》的知识抽取助手。
+SYSTEM_PROMPT = """你是{book}的知识抽取助手。
 阅读用户给出的一段原文（繁体），找出其中的人物、事件、人物关系和人物状态。
 规则：
 1. 只写原文明确说到的内容，不要根据别处的情节补充。
 2. 每条记录的 quote 必须逐字摘自这段原文（繁体原文，不改字，不超过60字），关系的 quote 要同时出现两个人。
-3. 人名用原文中最常用的全名（如 武松、宋江），不用代词。
+3. 人名用原文中最常用的全名，不用代词或绰号。
 4. 关系类型只能用 schema 中列出的英文键。
 只回答一个 JSON 对象，格式如下 JSON Schema：
 {schema}"""
 
 
-def build_messages(block: Block, known: Sequence[str]) -> list[dict[str, str]]:
+def build_messages(block: Block, known: Sequence[str], book: str) -> list[dict[str, str]]:
     """The system prompt (rules + schema) and the block, with the names the lexicon sees in it."""
     hint = f"已知人物（可能出现）：{'、'.join(known)}\n" if known else ""
     user = f"第{block.chapter}回，段落 {block.id}。\n{hint}原文：\n{block.text}"
-    return [{"role": "system", "content": SYSTEM_PROMPT.format(schema=schema_for_prompt())},
+    return [{"role": "system", "content": SYSTEM_PROMPT.format(book=book, schema=schema_for_prompt())},
             {"role": "user", "content": user}]
 
 
@@ -74,13 +74,16 @@ class LLMExtractor:
     method = "llm"
 
     def __init__(self, client: ChatClient, roster: Roster, texts: ChapterTexts, cache: ReplyCache,
-                 *, concurrency: int = 4, prompt_version: str = PROMPT_VERSION) -> None:
+                 *, concurrency: int = 4, prompt_version: str = PROMPT_VERSION,
+                 book: str = "原著") -> None:
         self.client = client
         self.roster = roster
         self.texts = texts
         self.cache = cache
         self.concurrency = max(1, concurrency)
         self.prompt_version = prompt_version
+        self.book = book
+        """how the prompt names the novel: the corpus profile's 《title》"""
 
     def extract_chapters(self, chapters: dict[int, list[Block]],
                          progress: Callable[[int, int], None] | None = None) -> list[ChapterPart]:
@@ -109,7 +112,7 @@ class LLMExtractor:
         known = sorted({self.roster.people[m.person].name
                         for m in self.roster.matcher(block.chapter).find(to_simplified(block.text))})
         try:
-            result = self.client.complete_json(build_messages(block, known), BlockExtraction)
+            result = self.client.complete_json(build_messages(block, known, self.book), BlockExtraction)
         except (LLMError, ExtractionError) as exc:
             log.warning("block %s failed: %s", block.id, exc)
             return BlockOutcome(block, error=f"{type(exc).__name__}: {exc}")

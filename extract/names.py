@@ -20,16 +20,25 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core.errors import ConfigError
 from core.text import to_simplified
-from extract.cues import (
-    ALIAS_CHAPTERS,
-    NAME_CONTEXT_EXCLUDE,
-    NAME_CONTEXT_EXCLUDE_AFTER,
-    NAME_FORMS_SKIPPED,
-    SCENE_FORMS,
-)
+from extract.corpus_tables import tables
 from kb.knowledge.models import Person
 
 CURATED, PRIMARY, ALIAS = 3, 2, 1
+
+
+@dataclass(frozen=True)
+class ChapterSpan:
+    """Chapters `first`–`last` (inclusive); `last=None`: to the end of the book."""
+
+    first: int
+    last: int | None = None
+
+    def __contains__(self, chapter: object) -> bool:
+        return isinstance(chapter, int) and self.first <= chapter and (
+            self.last is None or chapter <= self.last)
+
+
+ChapterScope = frozenset[int] | ChapterSpan
 MIN_FORM = 2
 
 
@@ -76,7 +85,7 @@ class NameForm:
     form: str
     person: str
     priority: int
-    chapters: frozenset[int] | None = None
+    chapters: ChapterScope | None = None
 
     def applies(self, chapter: int) -> bool:
         return self.chapters is None or chapter in self.chapters
@@ -137,8 +146,9 @@ class NameMatcher:
 def _excluded(text: str, start: int, form: str) -> bool:
     end = start + len(form)
     return any(text[max(0, start - len(before)):start] == before
-               for before in NAME_CONTEXT_EXCLUDE.get(form, ())) or \
-        any(text.startswith(after, end) for after in NAME_CONTEXT_EXCLUDE_AFTER.get(form, ()))
+               for before in tables().name_context_exclude.get(form, ())) or \
+        any(text.startswith(after, end)
+            for after in tables().name_context_exclude_after.get(form, ()))
 
 
 class Roster:
@@ -168,8 +178,9 @@ class Roster:
                 to_simplified(n) for n in person.all_names)
         forms = [f for person in people for f in _forms_of(person, book_wide.get(person.id, set()), scope)]
         known = {p.id for p in people}
-        forms += [NameForm(to_simplified(form), person, CURATED, frozenset(range(first, last + 1)))
-                  for person, first, last, scene in SCENE_FORMS if person in known for form in scene]
+        forms += [NameForm(to_simplified(form), s.person, CURATED,
+                           ChapterSpan(s.first, s.last))
+                  for s in tables().scene_forms if s.person in known for form in s.forms]
         return cls(people, forms)
 
     def embedded(self, form: str, chapter: int) -> list[tuple[str, str]]:
@@ -232,7 +243,7 @@ def _forms_of(person: Person, book_wide: set[str], scope: frozenset[int]) -> lis
     forms = []
     for n, name in enumerate(person.all_names):
         form = to_simplified(name)
-        if len(form) < MIN_FORM or form in NAME_FORMS_SKIPPED:
+        if len(form) < MIN_FORM or form in tables().name_forms_skipped:
             continue
         if form in book_wide:
             forms.append(NameForm(form, person.id, PRIMARY if n == 0 else ALIAS,
@@ -242,17 +253,15 @@ def _forms_of(person: Person, book_wide: set[str], scope: frozenset[int]) -> lis
     return forms
 
 
-LAST_CHAPTER = 200
-
-
-def _alias_scope(form: str, first_chapter: int | None) -> frozenset[int] | None:
-    """Chapters where an alias may denote its person: its `ALIAS_CHAPTERS` range, else from the
-    person's first chapter on (None: everywhere)."""
-    if form in ALIAS_CHAPTERS:
-        first, last = ALIAS_CHAPTERS[form]
-        return frozenset(range(first, last + 1))
+def _alias_scope(form: str, first_chapter: int | None) -> ChapterScope | None:
+    """Chapters where an alias may denote its person: its range in the corpus tables
+    (`alias_chapters`), else from the person's first chapter on (None: everywhere)."""
+    ranges = tables().alias_chapters
+    if form in ranges:
+        first, last = ranges[form]
+        return ChapterSpan(first, last)
     if first_chapter:
-        return frozenset(range(first_chapter, LAST_CHAPTER))
+        return ChapterSpan(first_chapter, None)
     return None
 
 

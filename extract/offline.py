@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
+from extract.corpus_tables import tables
 from extract.cues import (
     ACTIONS,
     CUE_ACTIONS,
@@ -18,7 +20,6 @@ from extract.cues import (
     PASSIVE,
     PLACE_MOVE,
     PLACE_TO,
-    PLACES,
     RELATION_CUES,
     RETROSPECTIVE,
     SPEECH_VERB,
@@ -44,7 +45,15 @@ KILL_CUE = re.compile(r"割下|割了|剜出|杀了|杀死|搠死|砍死|砍翻|
 """Kill words whose victim follows at once (割下那妇人头来)."""
 SPEECH_CUE = re.compile(r"拜为义兄|拜为哥哥|拜.{0,3}为兄|结为兄弟|结义|认义")
 """Sworn-brother words that, spoken, bind the speaker and the listener."""
-_PLACE_RE = re.compile("|".join(sorted(PLACES, key=len, reverse=True)))
+
+
+@lru_cache(maxsize=1)
+def _place_pattern() -> re.Pattern[str]:
+    """The corpus's places, longest first; a pattern that never matches when there are none."""
+    places = sorted(tables().places, key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, places)) if places else r"(?!x)x")
+
+
 _ACTION_RE = re.compile("|".join(re.escape(w) for w, _ in ACTIONS))
 _ACTION_LABEL = dict(ACTIONS)
 
@@ -318,7 +327,7 @@ class OfflineExtractor:
 
     def _place_states(self, scan: BlockScan, seg: Segment) -> list[State]:
         states = []
-        for match in _PLACE_RE.finditer(scan.text, seg.span.start, seg.span.end):
+        for match in _place_pattern().finditer(scan.text, seg.span.start, seg.span.end):
             verb = PLACE_TO.search(scan.text, max(seg.span.start, match.start() - 2), match.start())
             if verb is None:
                 continue
@@ -369,7 +378,7 @@ def _speaker(scan: BlockScan, index: int) -> Mention | None:
 
 def _place(text: str) -> str | None:
     """The first place named in the event's own sentence."""
-    match = _PLACE_RE.search(text)
+    match = _place_pattern().search(text)
     return match.group() if match else None
 
 
@@ -378,7 +387,7 @@ def _setting(scan: BlockScan, people: list[str]) -> str | None:
     for seg in scan.segments:
         if not seg.narrative or not seg.people & set(people):
             continue
-        for match in _PLACE_RE.finditer(scan.text, seg.span.start, seg.span.end):
+        for match in _place_pattern().finditer(scan.text, seg.span.start, seg.span.end):
             if PLACE_TO.search(scan.text, max(seg.span.start, match.start() - 2), match.start()):
                 return match.group()
     return None

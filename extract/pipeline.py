@@ -223,7 +223,7 @@ def merge_with_curated(curated: KnowledgeBundle, extracted: KnowledgeBundle,
     states: list[State] = [*curated.states, *drop_shadowed_states(curated.states, extracted.states)]
     return bundle_from_records(people=people, events=sorted(all_events, key=lambda e: e.order),
                                relations=relations, states=states, chapters=curated.chapters,
-                               blocks=inputs.blocks)
+                               blocks=inputs.blocks, profile=curated.profile)
 
 
 def swap_in(bundle: KnowledgeBundle, directory: Path, keep: Sequence[str] = ()) -> None:

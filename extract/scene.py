@@ -14,10 +14,10 @@ from collections import Counter
 from dataclasses import dataclass
 
 from core.text import to_simplified
+from extract.corpus_tables import tables
 from extract.cues import (
     ACTOR_VERBS,
     CONNECTORS,
-    CONTEXT_FORMS,
     CONTEXT_REACH,
     SPEECH_VERB,
     VERSE_OPENERS,
@@ -154,13 +154,13 @@ def _mask(text: str, mentions: list[Mention]) -> str:
 def _context_mentions(text: str, chapter: int, mentions: list[Mention]) -> list[Mention]:
     """Generic forms (娘子) that denote one person where an anchor is named just before them."""
     found = []
-    for person, form, anchors, first, last in CONTEXT_FORMS:
-        if not first <= chapter <= last:
+    for cf in tables().context_forms:
+        if not cf.first <= chapter <= cf.last:
             continue
-        for match in re.finditer(re.escape(form), text):
+        for match in re.finditer(re.escape(cf.form), text):
             taken = any(m.start < match.end() and match.start() < m.end for m in mentions)
-            near = any(m.person in anchors and 0 <= match.start() - m.end <= CONTEXT_REACH
+            near = any(m.person in cf.anchors and 0 <= match.start() - m.end <= CONTEXT_REACH
                        for m in mentions)
             if not taken and near:
-                found.append(Mention(person, match.start(), match.end(), form))
+                found.append(Mention(cf.person, match.start(), match.end(), cf.form))
     return found

@@ -9,6 +9,7 @@ import pytest
 from core.settings import DEFAULT_BUNDLE
 from kb.answering.planner import PeopleIndex, plan_for_question
 from kb.knowledge.models import Person
+from kb.knowledge.profile import read_profile
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +55,7 @@ TABLE = [
 
 @pytest.mark.parametrize("question,kind,people", TABLE)
 def test_plan_table(index: PeopleIndex, question: str, kind: str, people: list[str]) -> None:
-    plan = plan_for_question(question, index)
+    plan = plan_for_question(question, index, place_chars=read_profile(DEFAULT_BUNDLE).place_chars)
     assert plan.kind == kind
     assert plan.person_ids == people
 

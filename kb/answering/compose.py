@@ -139,7 +139,8 @@ def compose_open(g: Gathered, block_of: Callable[[str], Block | None],
                  ) -> Draft:
     names = [n for pid in g.plan.person_ids for n in people.people[pid].all_names]
     weights = question_weights(g.plan.cleaned, [*names, *g.plan.names], df, n_docs)
-    best = best_sentences(_about(g.packed, block_of, names), block_of, weights)
+    best = best_sentences(_about(g.packed, block_of, names), block_of, weights,
+                          g.profile.wordings)
     if not best or (weights and best[0][0] < MIN_COVERAGE):
         missing = "、".join(sorted(weights, key=weights.__getitem__, reverse=True)[:6])
         what = f"问题的要点（{missing}）" if missing else "与问题相关的原文"
@@ -176,7 +177,7 @@ def compose_chapter(g: Gathered, block_of: Callable[[str], Block | None], names:
     chapter = g.chapter
     weights = question_weights(g.plan.cleaned, [*names, *g.plan.names], df, n_docs)
     mine = [c for c in g.packed if (b := block_of(c)) and b.chapter == chapter.chapter]
-    best = best_sentences(mine, block_of, weights, limit=1)
+    best = best_sentences(mine, block_of, weights, g.profile.wordings, limit=1)
     lines = [f"{chapter.title}（第{chapter.chapter}回）"]
     quotes = [(sentence, chunk_id) for _, sentence, chunk_id in best]
     lines += [f"· {_cite(q)}" for q in quotes]
@@ -221,8 +222,8 @@ def compose(g: Gathered, block_of: Callable[[str], Block | None], people: People
     """The offline answer for the plan's kind, or `insufficient` with the reason. `after`: the
     chapter a follow-up continues from."""
     if not any(is_cjk(ch) for ch in question):
-        return Draft("insufficient", "", "问题里没有中文字词：本服务检索《水浒传》原文，请用中文提问"
-                                         "（简体、繁体均可）。")
+        return Draft("insufficient", "", f"问题里没有中文字词：本服务检索{g.profile.book}原文，"
+                                         "请用中文提问（简体、繁体均可）。")
     if dangling_reference(question, g.plan):
         return Draft("insufficient", "", "问题里的“他/她”指谁？请先问一个提到人物的问题"
                                          "（并沿用同一个 session_id），或直接写出人名。")
@@ -232,7 +233,7 @@ def compose(g: Gathered, block_of: Callable[[str], Block | None], people: People
         evidence = [s for c in g.packed if (b := block_of(c)) for s in sentences(b.text)]
         problem = premise_problem(question, named, {p: people.people[p].name for p in named},
                                   relation_types, evidence, people)
-    problem = problem or unknown_name(question, named, people)
+    problem = problem or unknown_name(question, named, people, g.profile.titles)
     if problem:
         return Draft("insufficient", "", problem + "。")
     names = [n for pid in g.plan.person_ids for n in people.people[pid].all_names]
@@ -277,7 +278,7 @@ def _with_passages(draft: Draft, g: Gathered, block_of: Callable[[str], Block | 
                    names: Sequence[str], df: Callable[[str], int], n_docs: int) -> Draft:
     """A pair question that also asks something specific gets the sentences that answer it."""
     weights = question_weights(g.plan.cleaned, [*names, *g.plan.names], df, n_docs)
-    best = [b for b in best_sentences(g.packed, block_of, weights, limit=2)
+    best = [b for b in best_sentences(g.packed, block_of, weights, g.profile.wordings, limit=2)
             if b[0] >= MIN_COVERAGE]
     if draft.status != "answered" or not weights or not best:
         return draft

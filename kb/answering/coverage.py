@@ -13,7 +13,6 @@ from collections.abc import Callable, Mapping, Sequence
 
 from core.text import cjk_runs, to_simplified
 from ingest.chunking import Block
-from kb.answering.expansion import WORDINGS
 from kb.answering.quotes import sentence_pairs
 from retrieval.analyzers import FUNCTION_CHARS, clean_query
 from retrieval.bm25 import lucene_idf
@@ -50,9 +49,12 @@ def question_weights(question: str, names: Sequence[str], df: Callable[[str], in
     return weights
 
 
-def _forms(term: str) -> tuple[str, ...]:
-    """The term, and for a reader's word the novel's wordings of it (expansion.WORDINGS)."""
-    return (term, *(w for key, words in WORDINGS.items() if term in key for w in words))
+Wordings = Mapping[str, Sequence[str]]
+
+
+def _forms(term: str, wordings: Wordings) -> tuple[str, ...]:
+    """The term, and for a reader's word the novel's wordings of it (the corpus profile's map)."""
+    return (term, *(w for key, words in wordings.items() if term in key for w in words))
 
 
 def coverage(simplified_sentence: str, weights: Mapping[str, float],
@@ -62,16 +64,17 @@ def coverage(simplified_sentence: str, weights: Mapping[str, float],
     total = sum(weights.values())
     if not total:
         return 0.0
-    forms = forms or {t: _forms(t) for t in weights}
+    forms = forms or {t: (t,) for t in weights}
     held = sum(w for t, w in weights.items() if any(f in simplified_sentence for f in forms[t]))
     return held / total
 
 
 def best_sentences(packed: Sequence[str], block_of: Callable[[str], Block | None],
-                   weights: Mapping[str, float], limit: int = 3) -> list[tuple[float, str, str]]:
+                   weights: Mapping[str, float], wordings: Wordings, limit: int = 3
+                   ) -> list[tuple[float, str, str]]:
     """(coverage, sentence, chunk id) over the packed blocks' sentences, best first (ties: the
     better-ranked block)."""
-    forms = {t: _forms(t) for t in weights}
+    forms = {t: _forms(t, wordings) for t in weights}
     scored = []
     for rank, chunk_id in enumerate(packed):
         block = block_of(chunk_id)

@@ -17,6 +17,7 @@ from kb.answering.record_search import KnowledgeHit, KnowledgeIndex
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.journey import journey_of
 from kb.knowledge.models import Event, Person, Record
+from kb.knowledge.profile import CorpusProfile
 from kb.knowledge.protocol import RelationProvider
 from kb.knowledge.views import Journey, Pair
 from retrieval.packing import Decision, pack
@@ -55,6 +56,8 @@ class Gathered:
     """The earliest or latest events a how-it-began / how-it-ended question points to."""
     chapter: ChapterMatch | None = None
     """The chapter a which-chapter question (第几回) names by its title."""
+    profile: CorpusProfile = field(default_factory=CorpusProfile)
+    """What the answer step knows about the novel (title, wordings, titles)."""
     lexical: Ranking | None = None
     """The one lexical ranking of the query (the trace explains it; nothing ranks twice)."""
 
@@ -78,12 +81,14 @@ class EvidencePipeline:
         self.provider = provider
         self.bundle = bundle
         self.people = PeopleIndex.build(bundle.people)
+        self.profile = bundle.profile
         self.knowledge = KnowledgeIndex(bundle)
         self.knowledge_budget = knowledge_budget
         self.expansion = expansion
 
     def plan(self, question: str, previous: Sequence[str] = ()) -> Plan:
-        return plan_for_question(question, self.people, previous, self._relative)
+        return plan_for_question(question, self.people, previous, self._relative,
+                                 self.profile.place_chars)
 
     def _relative(self, person_id: str, relation_type: str) -> str | None:
         """The one person linked to `person_id` by a relation of this type, if exactly one."""
@@ -99,7 +104,7 @@ class EvidencePipeline:
         plan = self.plan(question, previous)
         persons = [self.people.people[pid] for pid in plan.person_ids]
         named = [(self.people.people[pid], written) for pid, written in self.people.find(question)]
-        expansions = expansions_for(question, named, self.expansion)
+        expansions = expansions_for(question, named, self.profile.wordings, self.expansion)
         if plan.follow_up:
             expansions = [p.name for p in persons] + expansions
         query = query_text(question, expansions)
@@ -122,7 +127,7 @@ class EvidencePipeline:
         return Gathered(plan, query, expansions, knowledge, plan_records, pair, journey, ranking,
                         origins, packed,
                         {c: d.value for c, d in zip(ranking, decisions, strict=True)}, temporal,
-                        chapter, lexical)
+                        chapter, self.profile, lexical)
 
     @staticmethod
     def _chapter_pointers(chapter: ChapterMatch | None, retriever: Retriever
@@ -142,7 +147,8 @@ class EvidencePipeline:
         if end == start or not plan.person_ids:
             return []
         names = [n for p in plan.person_ids for n in self.people.people[p].all_names]
-        if content_chars(plan.cleaned, names, (*END_WORDS, *START_WORDS)) > MAX_TEMPORAL_DETAIL:
+        if content_chars(plan.cleaned, names, (*END_WORDS, *START_WORDS),
+                         self.profile.place_chars) > MAX_TEMPORAL_DETAIL:
             return []  # 在五台山…最后怎么离开: the end of one episode, not of the person
         if plan.kind == "pair":
             events = sorted((r for r in plan_records if isinstance(r, Event)), key=lambda e: e.order)

@@ -15,7 +15,7 @@ from kb.answering.evidence import Gathered
 
 PROMPT_VERSION = "answer-v1"
 SYSTEM = (
-    "你是《水浒传》知识助手。只根据给出的知识记录和原文段落回答，不要使用其他知识。"
+    "你是{book}知识助手。只根据给出的知识记录和原文段落回答，不要使用其他知识。"
     "每个论断都要引用原文：citations 中给出段落 id（如 ch007_chunk_004）和从该段落中逐字摘录的引文"
     "（8–40 字，必须与原文一字不差，可以是繁体）。证据不足以回答时，status 为 insufficient，"
     "并在 reason 中说明缺少什么。只输出 JSON。"
@@ -55,7 +55,7 @@ def build_messages(question: str, g: Gathered, offline: Draft,
     parts.append('回答 JSON：{"status": "answered"|"insufficient", "answer": "...", "reason": null, '
                  '"citations": [{"chunk_id": "...", "quote": "..."}], "stage_notes": [{"index": 1, '
                  '"note": "..."}]}')
-    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "\n\n".join(parts)}]
+    return [{"role": "system", "content": SYSTEM.format(book=g.profile.book)}, {"role": "user", "content": "\n\n".join(parts)}]
 
 
 class LLMAnswerer:

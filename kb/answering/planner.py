@@ -106,14 +106,15 @@ def _has_any(text: str, words: Sequence[str]) -> bool:
     return any(w in text for w in words)
 
 
-def content_chars(cleaned: str, names: Sequence[str], words: Sequence[str] = ()) -> int:
-    """Characters of the question's own content: names, journey, follow-up, function words and
-    the given `words` taken out."""
+def content_chars(cleaned: str, names: Sequence[str], words: Sequence[str] = (),
+                  ignore: str = "") -> int:
+    """Characters of the question's own content: names, journey, follow-up, function words, the
+    given `words` and the `ignore` characters (the novel's most frequent places) taken out."""
     text = normalize(cleaned)
     for word in sorted([*map(normalize, names), *JOURNEY_WORDS, *FOLLOW_UP_WORDS, *words],
                        key=len, reverse=True):
         text = text.replace(word, "")
-    return sum(1 for ch in text if ch not in FUNCTION_CHARS and ch not in "梁山泊东京")
+    return sum(1 for ch in text if ch not in FUNCTION_CHARS and ch not in ignore)
 
 
 def _kin(question: str, found: list[tuple[str, str]], kin_of: KinLookup | None
@@ -133,7 +134,7 @@ def _kin(question: str, found: list[tuple[str, str]], kin_of: KinLookup | None
 
 
 def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str] = (),
-                      kin_of: KinLookup | None = None) -> Plan:
+                      kin_of: KinLookup | None = None, place_chars: str = "") -> Plan:
     """Decide the kind and the people of a question (rules in the module docstring)."""
     simplified = normalize(question)
     found = _kin(question, people.find(question), kin_of)
@@ -147,6 +148,7 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
     if len(ids) >= 2:
         return Plan("pair", ids[:2], names[:2], cleaned, follow_up)
     if len(ids) == 1 and _has_any(simplified, JOURNEY_WORDS) and \
-            content_chars(cleaned, [written for _, written in found]) <= MAX_JOURNEY_DETAIL:
+            content_chars(cleaned, [written for _, written in found], (), place_chars) \
+            <= MAX_JOURNEY_DETAIL:
         return Plan("journey", ids, names, cleaned, follow_up)
     return Plan("open", ids, names, cleaned, follow_up)

@@ -25,9 +25,6 @@ WHO_ASK = re.compile(r"谁")
 QUANTITY_ASK = re.compile(r"(?:多少|(?<![哪这那])几)(.)?(.)?|多长|多重|多高|多远|多久")
 NUMERAL = "一二三四五六七八九十百千万两半数廿"
 UNITS = set("斤两碗个只次天日年岁回里丈尺寸贯锭匹口条人员名位把件杯")
-TITLES = ("教头", "太公", "员外", "娘子", "官人", "提辖", "押司", "都头", "太尉", "衙内", "知府",
-          "管营", "差拨", "老军", "庄客", "酒保", "小二", "婆", "大郎", "二郎", "三郎", "先生",
-          "长老", "和尚", "头领", "将军", "虞候", "孔目", "节级", "军", "汉", "教师")
 PREMISES: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
     "杀": (("杀掉", "杀了", "杀死", "打死", "砍死", "害死", "杀害", "搠死"), frozenset({"killed"})),
     "斗": (("比武", "交手", "较量", "比试", "比棒", "厮打", "打斗", "斗了"),
@@ -135,17 +132,19 @@ def _asked_person(expected: Expected, named: Sequence[str], people: PeopleIndex)
         expected.role in to_simplified(n) for n in people.people[p].all_names)), None)
 
 
-def unknown_name(question: str, named: Sequence[str], people: PeopleIndex) -> str | None:
+def unknown_name(question: str, named: Sequence[str], people: PeopleIndex,
+                 titles: Sequence[str]) -> str | None:
     """A named person's own name is asked, and the knowledge only has titles for them."""
     expected = expected_answer(question)
     asked = _asked_person(expected, named, people) if expected.name else None
-    if asked and _titles_only(people.people[asked].all_names):
+    if asked and _titles_only(people.people[asked].all_names, titles):
         return f"书中没有给出{people.people[asked].name}的名字"
     return None
 
 
-def _titles_only(names: Iterable[str]) -> bool:
-    return all(any(t in n for t in TITLES) for n in names)
+def _titles_only(names: Iterable[str], titles: Sequence[str]) -> bool:
+    """Every name is a title of the corpus profile (洪教头: 教头), so the person has no name."""
+    return bool(titles) and all(any(t in n for t in titles) for n in names)
 
 
 def missing_part(question: str, sentences: Sequence[str], record_people: Iterable[str],

@@ -32,6 +32,7 @@ from kb.knowledge.models import (
     SourceRef,
     State,
 )
+from kb.knowledge.profile import CorpusProfile, read_profile, write_profile
 
 BUNDLE_FILES: dict[str, type[BaseModel]] = {
     "people.jsonl": Person,
@@ -59,6 +60,8 @@ class KnowledgeBundle:
     relations: list[Relation] = field(default_factory=list)
     states: list[State] = field(default_factory=list)
     chapters: list[ChapterSummary] = field(default_factory=list)
+    profile: CorpusProfile = field(default_factory=CorpusProfile)
+    """What the answering code knows about the novel (kept beside the records)."""
 
     def records(self) -> Iterator[Record]:
         yield from self.people
@@ -166,8 +169,8 @@ def _resolve_entry(entry: Entry, locator: QuoteLocator, problems: Problems) -> R
     return entry.record.model_copy(update={"sources": resolved})
 
 
-def _assemble(entries: list[Entry], blocks: Iterable[Block], problems: Problems
-              ) -> KnowledgeBundle:
+def _assemble(entries: list[Entry], blocks: Iterable[Block], problems: Problems,
+              profile: CorpusProfile | None = None) -> KnowledgeBundle:
     check_structure(entries, problems)
     locator = QuoteLocator(blocks)
     records = [_resolve_entry(entry, locator, problems) for entry in entries]
@@ -177,7 +180,7 @@ def _assemble(entries: list[Entry], blocks: Iterable[Block], problems: Problems
         groups[type(record)].append(record)
     return KnowledgeBundle(people=groups[Person], events=groups[Event],
                            relations=groups[Relation], states=groups[State],
-                           chapters=groups[ChapterSummary])
+                           chapters=groups[ChapterSummary], profile=profile or CorpusProfile())
 
 
 def load_bundle(directory: Path, blocks: Iterable[Block]) -> KnowledgeBundle:
@@ -190,17 +193,17 @@ def load_bundle(directory: Path, blocks: Iterable[Block]) -> KnowledgeBundle:
         path = directory / name
         if path.exists():
             entries.extend(_read_file(path, model, problems))
-    return _assemble(entries, blocks, problems)
+    return _assemble(entries, blocks, problems, read_profile(directory))
 
 
 def bundle_from_records(*, people: Sequence[Person] = (), events: Sequence[Event] = (),
                         relations: Sequence[Relation] = (), states: Sequence[State] = (),
-                        chapters: Sequence[ChapterSummary] = (), blocks: Iterable[Block]
-                        ) -> KnowledgeBundle:
+                        chapters: Sequence[ChapterSummary] = (), blocks: Iterable[Block],
+                        profile: CorpusProfile | None = None) -> KnowledgeBundle:
     """Validate and resolve records built in memory (e.g. by the extractor); inputs are copied."""
     draft = KnowledgeBundle(list(people), list(events), list(relations), list(states),
                             list(chapters))
-    return _assemble(_entries_of(draft), blocks, Problems("records"))
+    return _assemble(_entries_of(draft), blocks, Problems("records"), profile)
 
 
 def _disk_form(record: Record, keep_chunk_ids: bool) -> dict[str, Any]:
@@ -222,3 +225,5 @@ def write_bundle(bundle: KnowledgeBundle, directory: Path, *, keep_chunk_ids: bo
         temporary = directory / f".{name}.tmp"
         temporary.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
         os.replace(temporary, directory / name)
+    if bundle.profile != CorpusProfile():
+        write_profile(bundle.profile, directory)

@@ -1,0 +1,90 @@
+"""The extractor's tables about one novel (places, scene forms, alias chapter ranges …).
+
+They live beside the corpus's curated bundle, in `extraction.json`, so the extractor's code names no
+character or place; a novel without that file is extracted with empty tables."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from core.errors import ConfigError
+from core.settings import Settings
+
+TABLES_FILE = "extraction.json"
+
+
+@dataclass(frozen=True)
+class ContextForm:
+    """A generic form (娘子) that denotes `person` in chapters `first`–`last` when one of the
+    `anchors` is named shortly before it."""
+
+    person: str
+    form: str
+    anchors: tuple[str, ...]
+    first: int
+    last: int
+
+
+@dataclass(frozen=True)
+class SceneForms:
+    """Inside chapters `first`–`last` the text calls `person` by these forms far more often than
+    by name (scene coreference)."""
+
+    person: str
+    first: int
+    last: int
+    forms: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CorpusTables:
+    places: tuple[str, ...] = ()
+    """Places recognized in event titles and place states (simplified), longest matched first."""
+    name_context_exclude: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """A name form is not a mention when preceded by one of these."""
+    name_context_exclude_after: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """A name form is not a mention when followed by one of these."""
+    alias_chapters: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Short aliases that denote their person only in these chapters."""
+    context_forms: tuple[ContextForm, ...] = ()
+    scene_forms: tuple[SceneForms, ...] = ()
+    name_forms_skipped: frozenset[str] = frozenset()
+    """Forms never matched: titles and address terms that denote whoever holds them."""
+
+
+def read_tables(directory: Path) -> CorpusTables:
+    path = directory / TABLES_FILE
+    if not path.exists():
+        return CorpusTables()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return CorpusTables(
+            places=tuple(data.get("places", ())),
+            name_context_exclude={k: tuple(v) for k, v in
+                                  data.get("name_context_exclude", {}).items()},
+            name_context_exclude_after={k: tuple(v) for k, v in
+                                        data.get("name_context_exclude_after", {}).items()},
+            alias_chapters={k: (int(v[0]), int(v[1])) for k, v in
+                            data.get("alias_chapters", {}).items()},
+            context_forms=tuple(ContextForm(f["person"], f["form"], tuple(f["anchors"]),
+                                            int(f["first"]), int(f["last"]))
+                                for f in data.get("context_forms", ())),
+            scene_forms=tuple(SceneForms(f["person"], int(f["first"]), int(f["last"]),
+                                         tuple(f["forms"])) for f in data.get("scene_forms", ())),
+            name_forms_skipped=frozenset(data.get("name_forms_skipped", ())),
+        )
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        raise ConfigError(f"{path}: invalid extractor tables ({exc})") from exc
+
+
+@lru_cache(maxsize=4)
+def _cached(directory: Path) -> CorpusTables:
+    return read_tables(directory)
+
+
+def tables() -> CorpusTables:
+    """The tables of the configured corpus (`KBX_BUNDLE`), read once."""
+    return _cached(Settings().bundle.resolve())
