@@ -12,7 +12,7 @@ nickname, a title) matches only from the person's first chapter on, and the shor
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -164,11 +164,16 @@ class Roster:
 
     @classmethod
     def build(cls, curated: Sequence[Person], lexicon: Sequence[LexiconEntry],
-              curated_chapters: Iterable[int]) -> Roster:
-        """Curated forms the lexicon lacks (衙内, 管营 …) are matched only in the curated chapters."""
+              curated_chapters: Iterable[int] | Mapping[str, Iterable[int]]) -> Roster:
+        """Curated forms the lexicon lacks (衙内, 管营 …) are matched only in the curated chapters,
+        or, given a map person → chapters, only in the chapters where that person acts."""
         from extract.resolve import id_map, merge_people  # resolution rules live there
 
-        scope = frozenset(curated_chapters)
+        if isinstance(curated_chapters, Mapping):
+            scopes = {p: frozenset(cs) for p, cs in curated_chapters.items()}
+            everywhere: frozenset[int] = frozenset()
+        else:
+            scopes, everywhere = {}, frozenset(curated_chapters)
         found = [e.person() for e in lexicon]
         people, _ = merge_people(curated, found)
         mapping = id_map(curated, found)
@@ -176,7 +181,8 @@ class Roster:
         for person in found:
             book_wide.setdefault(mapping.get(person.id, person.id), set()).update(
                 to_simplified(n) for n in person.all_names)
-        forms = [f for person in people for f in _forms_of(person, book_wide.get(person.id, set()), scope)]
+        forms = [f for person in people for f in _forms_of(
+            person, book_wide.get(person.id, set()), scopes.get(person.id, everywhere))]
         known = {p.id for p in people}
         forms += [NameForm(to_simplified(form), s.person, CURATED,
                            ChapterSpan(s.first, s.last))

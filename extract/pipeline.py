@@ -100,10 +100,27 @@ def curated_chapters(curated: KnowledgeBundle) -> set[int]:
     return {c.chapter for c in curated.chapters} or {e.chapter for e in curated.events}
 
 
+def acting_chapters(curated: KnowledgeBundle) -> dict[str, set[int]]:
+    """person → the chapters where a curated record shows them (events, states, relations): a
+    curated name the lexicon lacks (张三 the 泼皮) denotes them there and nowhere else."""
+    chapters: dict[str, set[int]] = {}
+    for event in curated.events:
+        for pid in event.person_ids:
+            chapters.setdefault(pid, set()).add(event.chapter)
+    for state in curated.states:
+        chapters.setdefault(state.person, set()).add(state.chapter)
+    for relation in curated.relations:
+        for ref in relation.sources:
+            if ref.chapter is not None:
+                for pid in (relation.source, relation.target):
+                    chapters.setdefault(pid, set()).add(ref.chapter)
+    return chapters
+
+
 def load_inputs(settings: Settings, blocks: Sequence[Block]) -> Inputs:
     curated = load_bundle(settings.bundle, blocks)
     lexicon = read_lexicon(settings.bundle / LEXICON_FILE)
-    roster = Roster.build(curated.people, lexicon, curated_chapters(curated))
+    roster = Roster.build(curated.people, lexicon, acting_chapters(curated))
     return Inputs(list(blocks), curated, roster, ChapterTexts(blocks))
 
 

@@ -39,8 +39,6 @@ def kb_mini_bundle(kb_blocks: list[Block]) -> KnowledgeBundle:
 @pytest.fixture(scope="session")
 def kb_curated_bundle() -> KnowledgeBundle:
     """The curated bundle of kb/data/shuihu against the whole book."""
-    if not (DEFAULT_BUNDLE / "people.jsonl").exists():
-        pytest.skip("the curated bundle is not there yet")
     return load_bundle(DEFAULT_BUNDLE, chunk_corpus(read_corpus(DEFAULT_CORPUS), 600))
 
 

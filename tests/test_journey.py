@@ -1,110 +1,87 @@
-"""The journey rule (kb.knowledge.journey): stages open on turning points and place/status states."""
+"""The journey rule (kb.knowledge.journey): arcs opened by turning points about the person, chapter
+jumps and moves; titled by their most important event; the end is the last stage; at most 12."""
 
 from __future__ import annotations
 
-from kb.knowledge.journey import build_journey
+from kb.knowledge.journey import KEY_EVENTS, MAX_STAGES, build_journey, event_score
 from kb.knowledge.models import Event, Participant, Person, SourceRef, State
 
-REF = SourceRef(chapter=7, quote="林沖大喜", chunk_id="ch007_chunk_004")
-PERSON = Person(id="p", name="甲")
+PERSON = Person(id="p", name="甲某", aliases=["黑旋风"])
 
 
-def _event(order: int, chapter: int, place: str | None = None, turning: bool = False) -> Event:
-    return Event(id=f"e{order}", title=f"事{order}", chapter=chapter, order=order, place=place,
-                 turning_point=turning, participants=[Participant(person="p")],
-                 sources=[SourceRef(chapter=chapter, quote=f"引文{order}")])
+def _event(order: int, chapter: int, title: str = "", turning: bool = False,
+           others: int = 0, place: str | None = None) -> Event:
+    people = [Participant(person="p", role="杀人者")]
+    people += [Participant(person=f"x{i}", role="被杀者") for i in range(others)]
+    return Event(id=f"e{order}", title=title or f"众人议事{order}", chapter=chapter, order=order,
+                 place=place, turning_point=turning, participants=people,
+                 sources=[SourceRef(chapter=chapter, quote=f"引文第{order}句")])
 
 
 def _state(sid: str, kind: str, value: str, chapter: int) -> State:
     return State(id=sid, person="p", kind=kind, value=value, chapter=chapter,  # type: ignore[arg-type]
-                 sources=[REF])
+                 sources=[SourceRef(chapter=chapter, quote=f"状态{sid}")])
 
 
-def test_place_of_single_events_does_not_open_stages() -> None:
-    journey = build_journey(PERSON, [_event(1, 7, "酒店"), _event(2, 7, "庙")], [])
-    assert [s.title for s in journey.stages] == ["酒店"]
-    assert [e.id for e in journey.stages[0].events] == ["e1", "e2"]
+def test_importance_counts_the_name_in_the_title_and_turning_points() -> None:
+    names = ["甲某", "黑旋风"]
+    assert event_score(_event(1, 1, "黑旋风斧劈罗真人"), "p", names) == 3 + 1 + 1
+    assert event_score(_event(2, 1, "众人议事", turning=True, others=5), "p", names) == 2 + 1
+    assert event_score(_event(3, 1, "乙丙交锋", others=5), "q", names) == 0
 
 
-def test_turning_point_and_states_open_stages() -> None:
-    events = [_event(1, 7, "菜园"), _event(2, 7, "白虎堂", turning=True), _event(3, 8, "开封府"),
-              _event(4, 9), _event(5, 9)]
-    states = [_state("s2", "status", "配军", 8), _state("s1", "place", "东京", 7),
-              _state("s3", "place", "路上", 8), _state("s4", "title", "教头", 7)]
+def test_one_chapter_without_turns_is_one_stage_titled_by_its_key_event() -> None:
+    events = [_event(1, 7), _event(2, 7, "甲某怒打酒保"), _event(3, 7)]
+    journey = build_journey(PERSON, events, [])
+    assert [s.title for s in journey.stages] == ["甲某怒打酒保"]
+    assert [e.id for e in journey.stages[0].events] == ["e1", "e2", "e3"]
+    assert journey.stages[0].other_events == 0
+
+
+def test_turning_points_about_the_person_and_jumps_open_arcs() -> None:
+    events = [_event(1, 3, "甲某投奔乙"), _event(2, 3), _event(3, 4, "甲某刺配远方", turning=True),
+              _event(4, 4), _event(5, 20, "甲某夜走山寨"), _event(6, 21)]
+    journey = build_journey(PERSON, events, [])
+    assert [s.title for s in journey.stages] == ["甲某投奔乙", "甲某刺配远方", "甲某夜走山寨"]
+    assert [s.chapters for s in journey.stages] == [[3], [4], [20, 21]]
+
+
+def test_the_end_is_the_last_stage_with_its_state() -> None:
+    events = [_event(1, 3, "甲某投奔乙"), _event(2, 40, "甲某大闹法场", turning=True),
+              _event(3, 90, "甲某中毒身亡", turning=True)]
+    states = [_state("s1", "place", "山寨", 40), _state("s2", "status", "死亡（中毒）", 90)]
     journey = build_journey(PERSON, events, states)
-    assert [(s.title, s.place) for s in journey.stages] == [
-        ("东京", "东京"), ("事2", "白虎堂"), ("路上", "路上")]
-    assert [[e.id for e in s.events] for s in journey.stages] == [["e1"], ["e2"], ["e3", "e4",
-                                                                                  "e5"]]
-    assert [[x.id for x in s.states] for s in journey.stages] == [["s1", "s4"], [],
-                                                                 ["s2", "s3"]]
-    assert [s.chapters for s in journey.stages] == [[7], [7], [8, 9]]
+    last = journey.stages[-1]
+    assert last.title == "甲某中毒身亡" and [s.id for s in last.states] == ["s2"]
+    assert [s.id for s in journey.stages[1].states] == ["s1"]
 
 
-def test_states_after_every_event() -> None:
-    journey = build_journey(PERSON, [_event(1, 7, "东京")], [
-        _state("s1", "place", "梁山泊", 11), _state("s2", "possession", "刀", 12)])
-    assert [s.title for s in journey.stages] == ["东京", "梁山泊"]
-    assert [x.id for x in journey.stages[-1].states] == ["s1", "s2"]
+def test_an_end_told_after_the_last_event_is_a_stage_of_its_own() -> None:
+    journey = build_journey(PERSON, [_event(1, 3, "甲某投奔乙")],
+                            [_state("s9", "title", "节度使", 119)])
+    assert [s.title for s in journey.stages] == ["甲某投奔乙", "节度使"]
 
 
-def test_sources_each_once_in_order() -> None:
-    journey = build_journey(PERSON, [_event(1, 7), _event(2, 7)], [
-        _state("s1", "title", "教头", 7), _state("s2", "title", "教头2", 7)])
-    quotes = [s.quote for s in journey.stages[0].sources]
-    assert quotes == ["引文1", "引文2", "林沖大喜"]
+def test_arcs_without_the_person_join_the_arc_before() -> None:
+    events = [_event(1, 3, "甲某投奔乙"), _event(2, 30, "乙丙交锋", others=4),
+              _event(3, 60, "甲某归降", turning=True)]
+    journey = build_journey(PERSON, events, [])
+    assert [s.title for s in journey.stages] == ["甲某投奔乙", "甲某归降"]
+    assert journey.stages[0].chapters == [3, 30]
 
 
-def test_no_events() -> None:
+def test_a_long_life_has_at_most_twelve_stages_with_key_events_counted() -> None:
+    events = [_event(n, n, f"甲某第{n}回大战" if n % 3 == 0 else "", turning=n % 3 == 0, others=4)
+              for n in range(1, 121)]
+    journey = build_journey(PERSON, events, [])
+    assert len(journey.stages) == MAX_STAGES
+    firsts = [s.chapters[0] for s in journey.stages]
+    assert firsts == sorted(firsts) and firsts[0] == 1
+    assert max(firsts[i + 1] - firsts[i] for i in range(len(firsts) - 1)) <= 20  # spread
+    assert all(len(s.events) <= KEY_EVENTS for s in journey.stages)
+    assert sum(len(s.events) + s.other_events for s in journey.stages) == 120
+    assert all("甲某" in s.title for s in journey.stages)
+
+
+def test_no_events_and_no_states_is_no_stage() -> None:
     assert build_journey(PERSON, [], []).stages == []
-    journey = build_journey(PERSON, [], [_state("s1", "title", "教头", 7)])
-    assert [s.title for s in journey.stages] == ["教头"]
-
-
-def _extracted(sid: str, kind: str, value: str, chapter: int, confidence: float) -> State:
-    return _state(sid, kind, value, chapter).model_copy(
-        update={"origin": "extracted", "confidence": confidence})
-
-
-def _plain(order: int, chapter: int) -> Event:
-    return _event(order, chapter).model_copy(update={"origin": "extracted"})
-
-
-def test_a_jump_in_chapters_opens_a_stage_and_single_events_merge() -> None:
-    events = [_plain(1, 20), _plain(2, 20), _plain(3, 21), _plain(4, 40), _plain(5, 41),
-              _plain(6, 60)]
-    journey = build_journey(PERSON, events, [])
-    assert [[e.id for e in s.events] for s in journey.stages] == [["e1", "e2", "e3"],
-                                                                  ["e4", "e5", "e6"]]
-
-
-def test_weak_extracted_states_do_not_open_stages() -> None:
-    events = [_plain(1, 20), _plain(2, 21), _plain(3, 22), _plain(4, 22), _plain(5, 23), _plain(6, 23)]
-    states = [_extracted("s1", "place", "清河县", 21, 0.45), _extracted("s2", "place", "阳谷县", 22, 0.6),
-              _extracted("s3", "status", "落草入伙", 23, 0.6)]
-    journey = build_journey(PERSON, events, states)
-    assert [s.title for s in journey.stages] == ["事1", "阳谷县", "落草入伙"]
-    assert [e.id for e in journey.stages[0].events] == ["e1", "e2"]  # 0.45: no stage
-
-
-def test_single_event_stages_merge_into_the_one_before() -> None:
-    events = [_plain(1, 20), _plain(2, 20), _plain(3, 22), _plain(4, 23)]
-    states = [_extracted("s1", "place", "阳谷县", 22, 0.6), _extracted("s2", "status", "落草", 23, 0.6)]
-    journey = build_journey(PERSON, events, states)
-    assert [s.title for s in journey.stages] == ["事1"]
-    assert [e.id for e in journey.stages[0].events] == ["e1", "e2", "e3", "e4"]
-
-
-def test_an_extracted_value_opens_one_stage_only() -> None:
-    events = [_plain(n, 20 + (n + 1) // 2) for n in range(1, 13)]  # two events a chapter, 21…26
-    states = [_extracted("s1", "status", "落草", 22, 0.6), _extracted("s2", "place", "东京", 24, 0.6),
-              _extracted("s3", "status", "落草", 26, 0.6)]
-    journey = build_journey(PERSON, events, states)
-    assert [s.title for s in journey.stages] == ["事1", "落草", "东京"]
-
-
-def test_at_most_twenty_stages() -> None:
-    events = [_plain(n, n * 6) for n in range(1, 61)]  # every event a jump of 6 chapters
-    journey = build_journey(PERSON, events, [])
-    assert len(journey.stages) <= 20
-    assert sum(len(s.events) for s in journey.stages) == 60

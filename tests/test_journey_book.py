@@ -1,22 +1,16 @@
-"""Journeys of the main heroes on the whole book's extracted knowledge: few, meaningful stages."""
+"""Journeys of the heroes on the whole book's curated knowledge: arcs in book order, at most 12,
+titled by what happens, the end of the story last."""
 
 from __future__ import annotations
 
 import pytest
-from extract_support import fresh_inputs
 
-from extract.offline import OfflineExtractor
-from extract.pipeline import assemble
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.journey import MAX_STAGES, build_journey
 from kb.knowledge.views import Journey
 
-
-@pytest.fixture(scope="module")
-def extracted() -> KnowledgeBundle:
-    inputs = fresh_inputs()
-    parts = OfflineExtractor(inputs.roster, inputs.texts).extract_chapters(inputs.by_chapter())
-    return assemble(parts, inputs)
+HEROES = ["song_jiang", "wu_song", "li_kui", "lu_junyi", "lu_zhishen", "lin_chong", "shi_jin",
+          "yan_qing", "yang_zhi", "hua_rong"]
 
 
 def _journey(bundle: KnowledgeBundle, person: str) -> Journey:
@@ -25,20 +19,36 @@ def _journey(bundle: KnowledgeBundle, person: str) -> Journey:
                          [s for s in bundle.states if s.person == person])
 
 
-@pytest.mark.parametrize("person", ["song_jiang", "wu_song", "li_kui", "lu_junyi", "lu_zhishen"])
-def test_hero_journeys_have_few_stages(extracted: KnowledgeBundle, person: str) -> None:
-    stages = _journey(extracted, person).stages
-    assert 3 <= len(stages) <= MAX_STAGES
+@pytest.mark.parametrize("person", HEROES)
+def test_hero_journeys_are_few_arcs_in_book_order(kb_curated_bundle: KnowledgeBundle,
+                                                  person: str) -> None:
+    stages = _journey(kb_curated_bundle, person).stages
+    assert 4 <= len(stages) <= MAX_STAGES
     firsts = [s.chapters[0] for s in stages]
     assert firsts == sorted(firsts)
+    assert all("同场" not in s.title and s.title.count("、") < 2 for s in stages)
+    assert all(s.events and s.sources for s in stages)
 
 
-def test_no_stage_before_a_hero_enters(extracted: KnowledgeBundle) -> None:
-    assert _journey(extracted, "lu_junyi").stages[0].chapters[0] >= 60  # not 梁中书 in ch13
-    assert _journey(extracted, "wu_song").stages[0].chapters[0] >= 23
+@pytest.mark.parametrize("person", HEROES)
+def test_the_end_of_the_story_is_the_last_stage(kb_curated_bundle: KnowledgeBundle,
+                                                person: str) -> None:
+    last = _journey(kb_curated_bundle, person).stages[-1]
+    fates = [s for s in kb_curated_bundle.states if s.person == person
+             and s.kind in ("status", "title")]
+    final = max(s.chapter for s in fates)
+    assert last.chapters[-1] >= final >= 110
 
 
-def test_states_are_not_recollections(extracted: KnowledgeBundle) -> None:
-    late = [s for s in extracted.states if s.person == "lin_chong" and s.value == "沧州"
-            and s.chapter > 12]
-    assert not late  # a later chapter recalling 沧州 moves nobody there
+def test_no_stage_before_a_hero_enters(kb_curated_bundle: KnowledgeBundle) -> None:
+    assert _journey(kb_curated_bundle, "lu_junyi").stages[0].chapters[0] >= 60
+    assert _journey(kb_curated_bundle, "wu_song").stages[0].chapters[0] >= 22
+
+
+def test_the_densest_life_keeps_key_events_and_counts_the_rest(
+        kb_curated_bundle: KnowledgeBundle) -> None:
+    journey = _journey(kb_curated_bundle, "song_jiang")
+    listed = sum(len(s.events) for s in journey.stages)
+    counted = sum(s.other_events for s in journey.stages)
+    total = sum(1 for e in kb_curated_bundle.events if "song_jiang" in e.person_ids)
+    assert listed + counted == total and listed <= 4 * MAX_STAGES

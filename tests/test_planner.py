@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from core.settings import DEFAULT_BUNDLE
 from kb.answering.planner import PeopleIndex, plan_for_question
-from kb.knowledge.models import Person
+from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.profile import read_profile
 
 
 @pytest.fixture(scope="module")
-def index() -> PeopleIndex:
-    lines = (DEFAULT_BUNDLE / "people.jsonl").read_text(encoding="utf-8").splitlines()
-    return PeopleIndex.build(Person.model_validate(json.loads(line)) for line in lines)
+def index(kb_curated_bundle: KnowledgeBundle) -> PeopleIndex:
+    return PeopleIndex.build(kb_curated_bundle.people)
 
 
 TABLE = [

@@ -19,7 +19,7 @@ from kb.knowledge.journey import journey_of
 from kb.knowledge.models import Event, Person, Record
 from kb.knowledge.profile import CorpusProfile
 from kb.knowledge.protocol import RelationProvider
-from kb.knowledge.views import Journey, Pair
+from kb.knowledge.views import Journey, Pair, SourceView
 from retrieval.packing import Decision, pack
 from retrieval.retriever import Ranking, Retriever, SearchOptions, query_text
 
@@ -60,6 +60,23 @@ class Gathered:
     """What the answer step knows about the novel (title, wordings, titles)."""
     lexical: Ranking | None = None
     """The one lexical ranking of the query (the trace explains it; nothing ranks twice)."""
+
+
+def _cite_only_read_blocks(pair: Pair | None, journey: Journey | None,
+                           read: Mapping[str, int]) -> None:
+    """A source whose block lies outside the corpus read (`kbx ingest --chapters 7-11`) cannot
+    be quoted from: its block id is dropped, so answers cite only blocks they can check."""
+    views: list[list[SourceView]] = []
+    if pair is not None:
+        views += [r.sources for r in pair.relations] + [e.sources for e in pair.shared_events]
+    if journey is not None:
+        for stage in journey.stages:
+            views += [stage.sources] + [e.sources for e in stage.events]
+            views += [s.sources for s in stage.states]
+    for sources in views:
+        for ref in sources:
+            if ref.chunk_id is not None and ref.chunk_id not in read:
+                ref.chunk_id = None
 
 
 def _sources(records: Sequence[Record]) -> list[tuple[str, str]]:
@@ -111,6 +128,7 @@ class EvidencePipeline:
         budget = self.knowledge_budget if knowledge_budget is None else knowledge_budget
         knowledge = self.knowledge.search(query, plan.person_ids, budget)
         pair, journey, plan_records = self._plan_records(plan)
+        _cite_only_read_blocks(pair, journey, retriever.position)
         curated = [r for r in plan_records if getattr(r, "origin", "curated") == "curated"]
         plan_records = curated or plan_records  # curated records win over extracted ones
         temporal = self._temporal(question, plan, plan_records)

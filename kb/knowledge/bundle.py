@@ -33,6 +33,7 @@ from kb.knowledge.models import (
     State,
 )
 from kb.knowledge.profile import CorpusProfile, read_profile, write_profile
+from kb.knowledge.shards import has_shards, shard_entries
 
 BUNDLE_FILES: dict[str, type[BaseModel]] = {
     "people.jsonl": Person,
@@ -184,15 +185,22 @@ def _assemble(entries: list[Entry], blocks: Iterable[Block], problems: Problems,
 
 
 def load_bundle(directory: Path, blocks: Iterable[Block]) -> KnowledgeBundle:
-    """Read, validate and resolve a bundle directory; a BundleError lists every problem."""
+    """Read, validate and resolve a bundle directory; a BundleError lists every problem.
+
+    A directory with `shards/` holds curated chapter shards (`kb.knowledge.shards` assembles
+    them); otherwise the five record files."""
     if not directory.is_dir():
         raise BundleError(f"{directory}: no such bundle directory")
     problems = Problems(str(directory))
+    blocks = list(blocks)
     entries: list[Entry] = []
-    for name, model in BUNDLE_FILES.items():
-        path = directory / name
-        if path.exists():
-            entries.extend(_read_file(path, model, problems))
+    if has_shards(directory):
+        entries = shard_entries(directory, blocks, problems)
+    else:
+        for name, model in BUNDLE_FILES.items():
+            path = directory / name
+            if path.exists():
+                entries.extend(_read_file(path, model, problems))
     return _assemble(entries, blocks, problems, read_profile(directory))
 
 

@@ -1,28 +1,30 @@
-"""A person's journey skeleton, decided by the knowledge base before any LLM call.
+"""A person's journey skeleton: the arcs of their story in book order, decided by the knowledge
+base before any LLM call.
 
-The rule. Walk the person's events in book order (`Event.order`). An event opens a new stage when
-1. it is the first event, or a turning point (`turning_point`): a turning point's stage is titled
-   with the event's title;
-2. else a `place` or `status` state of the person begins after the previous event's chapter and
-   no later than this event's chapter: the stage is titled with that state's value (a place
-   state before a status state, then by chapter and id); an extracted state whose value already
-   opened a stage of the person opens none.
-The first stage, unless it opens on a turning point, is titled like rule 2 with the states begun
-by its chapter, else with the event's place, else its title. Places of single events (a tavern,
-a temple) do not open stages: the knowledge base marks moves with place states and turning points.
-A state opens stages when it is curated, or extracted with confidence ≥ `STAGE_CONFIDENCE` (the
-offline extractor gives a place reached 0.6 and a place merely named 0.45).
-3. else the story jumps: `CHAPTER_GAP` or more chapters lie between this event and the previous one,
-   or the current stage has run `MAX_SPAN` chapters and this event starts a new chapter; the stage
-   is titled with the event's place, else its title.
-Then, so that stages stay meaningful on extracted data: a stage holding a single event that no
-turning point or curated state opened merges into the stage before it (the first stage into the
-next), and while there are more than `MAX_STAGES`, the smallest such stage merges likewise.
-A stage's place is the value of the place state that opened it, else its first event's place.
-Each state joins the stage holding the first event at or after the state's chapter; a
-`status`/`place` state that begins after every event opens a last stage of its own; any other
-late state joins the last stage. A stage lists its chapters (of events and states, ascending),
-its events, its states and its source quotes (events' then states', each quote once).
+The rule, over the person's events in book order (`Event.order`) and states by chapter:
+
+1. **Importance.** An event matters to the person by `event_score`: their name or an alias in its
+   title (it is about them) 3, a turning point 2, the person listed first among the participants
+   1, a small scene (three people or fewer) 1.
+2. **The end.** The person's last `status` or `title` state, when it begins at or after their last
+   event's chapter, opens the last stage (death, departure, the last office): the end of the story
+   is always its own stage.
+3. **Arcs.** Every other event may open a stage with a strength: a turning point about the person
+   6 (a turning point only 2, an event about them only 1); a jump of `CHAPTER_GAP` or more
+   chapters since their previous event 2 (of two or more, 1); a `status` or `place` state that
+   begins since their previous event 2. Openings of strength ≥ `MIN_OPENING` are taken greedily,
+   the strongest first counting a bonus for lying far from the openings already taken (`SPREAD`),
+   at most one per chapter, until there are `MAX_STAGES` stages.
+   An arc none of whose events is about the person joins the arc before it.
+4. **Titles.** A stage is titled by its most important event (ties: the earliest), so it says
+   what happens; a stage of states alone by the first state's value. It lists its key events (at
+   most `KEY_EVENTS`, the most important, in book order) and counts the rest.
+5. **States** join the stage that holds their chapter (states before the first event join the
+   first stage). A stage lists its chapters (of all its events and states), and the source
+   quotes of its key events, then of its states, each quote once.
+
+Every step is linear in events + states (the greedy choice looks at each candidate at most
+`MAX_STAGES` times).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from core.text import to_simplified
 from kb.knowledge.models import Event, Person, SourceRef, State
 from kb.knowledge.views import (
     EventView,
@@ -40,22 +43,25 @@ from kb.knowledge.views import (
     SourceView,
     StateView,
     Timeline,
-    natural_key,
     state_key,
 )
 
-STAGE_KINDS = ("status", "place")
-"""State kinds that can open a stage."""
-STAGE_CONFIDENCE = 0.55
-"""An extracted state opens a stage only from this confidence on."""
+MAX_STAGES = 12
+"""A reader follows a life in about a dozen arcs, 宋江's included."""
+KEY_EVENTS = 4
+"""Events listed per stage; the rest are counted."""
 CHAPTER_GAP = 5
-"""A jump of this many chapters between two events of the person opens a stage."""
-MAX_SPAN = 10
-"""A stage that has run this many chapters ends at the next chapter change (宋江's 祝家庄 stage
-would otherwise run from chapter 47 to 76)."""
-MAX_STAGES = 20
-"""More stages than this are merged (smallest first): a reader follows about 5–20 stages."""
-
+"""A jump of this many chapters between two of the person's events is a strong opening."""
+MIN_OPENING = 2
+ABOUT = 3
+"""An event scoring this much names the person in its title: it is about them."""
+"""Weaker openings never start a stage."""
+SPREAD = 20
+SPREAD_WEIGHT = 2.0
+"""An opening far (up to `SPREAD` chapters) from the stages already chosen gains up to
+`SPREAD_WEIGHT`: arcs spread over the whole story instead of crowding its busiest chapters."""
+OPENING_KINDS = ("status", "place")
+END_KINDS = ("status", "title")
 
 
 class TimelineSource(Protocol):
@@ -64,26 +70,150 @@ class TimelineSource(Protocol):
     def timeline(self, person_id: str) -> Timeline: ...
 
 
-@dataclass
-class _Stage:
-    title: str
-    place: str | None
-    events: list[Event] = field(default_factory=list)
-    states: list[State] = field(default_factory=list)
-    firm: bool = False
-    """opened by a turning point or a curated state: never merged away"""
+def _name_keys(person: Person) -> list[str]:
+    return [k for k in {to_simplified(n) for n in person.all_names} if len(k) >= 2]
 
-    def absorb(self, other: _Stage) -> None:
-        self.events = sorted([*self.events, *other.events], key=lambda e: e.order)
-        self.states = [*self.states, *other.states]
-        self.place = self.place or other.place
+
+def event_score(event: Event, person_id: str, names: Sequence[str]) -> int:
+    """How much an event matters to the person (rule 1)."""
+    title = to_simplified(event.title)
+    score = 3 if any(n in title for n in names) else 0
+    score += 2 if event.turning_point else 0
+    score += 1 if event.participants and event.participants[0].person == person_id else 0
+    score += 1 if len(event.participants) <= 3 else 0
+    return score
+
+
+def _opening_strength(event: Event, previous: Event | None, about: bool, moved: bool) -> int:
+    """How strongly an event opens a new arc (rule 3)."""
+    if previous is None:
+        return 0
+    strength = (6 if event.turning_point and about else 2 if event.turning_point
+                else 1 if about else 0)
+    gap = event.chapter - previous.chapter
+    strength += 2 if gap >= CHAPTER_GAP else 1 if gap >= 2 else 0
+    strength += 2 if moved else 0
+    return strength
+
+
+@dataclass
+class _Arc:
+    events: list[Event] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)
+    states: list[State] = field(default_factory=list)
 
     def view(self) -> JourneyStage:
         chapters = sorted({e.chapter for e in self.events} | {s.chapter for s in self.states})
-        return JourneyStage(title=self.title, place=self.place, chapters=chapters,
-                            events=[EventView.of(e) for e in self.events],
+        ranked = sorted(range(len(self.events)), key=lambda i: (-self.scores[i], i))
+        key = sorted(ranked[:KEY_EVENTS])
+        events = [self.events[i] for i in key]
+        if events:
+            top = self.events[ranked[0]]
+            title, place = top.title, top.place or next(
+                (e.place for e in self.events if e.place), None)
+        else:
+            first = self.states[0]
+            title, place = first.value, first.value if first.kind == "place" else None
+        return JourneyStage(title=title, place=place, chapters=chapters,
+                            events=[EventView.of(e) for e in events],
+                            other_events=len(self.events) - len(events),
                             states=[StateView.of(s) for s in self.states],
-                            sources=_sources([*self.events, *self.states]))
+                            sources=_sources([*events, *self.states]))
+
+
+def _end_chapter(events: Sequence[Event], states: Sequence[State]) -> int | None:
+    """The chapter of the person's end (rule 2), if their last status/title lies there."""
+    ends = [s.chapter for s in states if s.kind in END_KINDS]
+    if not ends:
+        return None
+    last = max(ends)
+    return last if not events or last >= events[-1].chapter else None
+
+
+def _openings(events: Sequence[Event], scores: Sequence[int], states: Sequence[State],
+              names: Sequence[str], limit: int) -> list[int]:
+    """Indexes of the events that open stages (rule 3), the first event always."""
+    moves = sorted({s.chapter for s in states if s.kind in OPENING_KINDS})
+    candidates = []
+    move_at = 0
+    for i, event in enumerate(events):
+        previous = events[i - 1] if i else None
+        moved = False
+        while move_at < len(moves) and moves[move_at] <= event.chapter:
+            moved = moved or (previous is not None and moves[move_at] > previous.chapter)
+            move_at += 1
+        about = scores[i] >= 3 and any(n in to_simplified(event.title) for n in names)
+        strength = _opening_strength(event, previous, about, moved)
+        if strength >= MIN_OPENING:
+            gap = event.chapter - previous.chapter if previous else 0
+            candidates.append((strength, gap, i))
+    chosen: list[int] = [0] if events else []
+    used = {events[0].chapter} if events else set()
+    left = [c for c in candidates if c[2] not in chosen]
+    while left and len(chosen) < limit:
+        def spread(c: tuple[int, int, int]) -> tuple[float, int, int]:
+            far = min(abs(events[c[2]].chapter - events[j].chapter) for j in chosen)
+            return (c[0] + min(far, SPREAD) / SPREAD * SPREAD_WEIGHT, c[1], -c[2])
+
+        best = max(left, key=spread)
+        left.remove(best)
+        if events[best[2]].chapter not in used:
+            chosen.append(best[2])
+            used.add(events[best[2]].chapter)
+    return sorted(chosen)
+
+
+def build_journey(person: Person, events: Sequence[Event], states: Sequence[State]) -> Journey:
+    """Stages in book order for one person (see the module docstring for the rule)."""
+    ordered = sorted(events, key=lambda e: e.order)
+    ordered_states = sorted(states, key=state_key)
+    names = _name_keys(person)
+    end = _end_chapter(ordered, ordered_states)
+    body = [e for e in ordered if end is None or e.chapter < end]
+    tail = [e for e in ordered if end is not None and e.chapter >= end]
+    scores = [event_score(e, person.id, names) for e in body]
+    arcs: list[_Arc] = []
+    if body:
+        starts = _openings(body, scores, ordered_states, names,
+                           MAX_STAGES - (1 if end is not None else 0))
+        bounds = [*starts, len(body)]
+        arcs = _fold_strays([_Arc(body[a:b], scores[a:b])
+                             for a, b in zip(bounds, bounds[1:], strict=False)])
+    if end is not None:
+        arcs.append(_Arc(tail, [event_score(e, person.id, names) for e in tail]))
+    _place_states(arcs, ordered_states, end)
+    return Journey(person=PersonView.of(person),
+                   stages=[arc.view() for arc in arcs if arc.events or arc.states])
+
+
+def _fold_strays(arcs: list[_Arc]) -> list[_Arc]:
+    """An arc none of whose events is about the person (their name in no title) says nothing of
+    their story: it joins the arc before it."""
+    folded: list[_Arc] = []
+    for arc in arcs:
+        if folded and max(arc.scores, default=0) < ABOUT:
+            folded[-1].events += arc.events
+            folded[-1].scores += arc.scores
+        else:
+            folded.append(arc)
+    return folded
+
+
+def _place_states(arcs: list[_Arc], states: Sequence[State], end: int | None) -> None:
+    """Each state joins the stage holding its chapter (rule 5)."""
+    if not arcs:
+        if states:
+            arcs.append(_Arc(states=list(states)))
+        return
+    firsts = [min((e.chapter for e in a.events), default=end or 0) for a in arcs]
+    for state in states:
+        at = 0
+        for i, first in enumerate(firsts):
+            if first <= state.chapter:
+                at = i
+        if end is not None and state.chapter >= end:
+            at = len(arcs) - 1
+        arcs[at].states.append(state)
 
 
 def _sources(records: Sequence[Event | State]) -> list[SourceView]:
@@ -100,89 +230,6 @@ def _sources(records: Sequence[Event | State]) -> list[SourceView]:
 def _ref_key(ref: SourceRef) -> tuple[str | None, int | None, str]:
     return (ref.chunk_id, ref.chapter, ref.quote)
 
-
-def _opens(state: State) -> bool:
-    return state.kind in STAGE_KINDS and (state.origin == "curated" or
-                                          state.confidence >= STAGE_CONFIDENCE)
-
-
-def _opening_state(states: Sequence[State], after: int, upto: int) -> State | None:
-    opening = [s for s in states if _opens(s) and after < s.chapter <= upto]
-    return min(opening, key=lambda s: (s.chapter, s.kind != "place", natural_key(s.id)),
-               default=None)
-
-
-def _stage_for(event: Event, opening: State | None) -> _Stage:
-    if event.turning_point or opening is None:
-        return _Stage(event.title if event.turning_point or not event.place else event.place,
-                      event.place, firm=event.turning_point)
-    return _Stage(opening.value, opening.value if opening.kind == "place" else event.place,
-                  firm=opening.origin == "curated")
-
-
-def _stages_from_events(events: Sequence[Event], states: Sequence[State]) -> list[_Stage]:
-    stages: list[_Stage] = []
-    previous_chapter = -1
-    opened: set[str] = set()
-    for event in events:
-        opening = _opening_state(states, previous_chapter, event.chapter)
-        if opening is not None and opening.origin != "curated" and opening.value in opened:
-            opening = None  # 落草入伙 said again is no new stage
-        if opening is not None:
-            opened.add(opening.value)
-        jump = previous_chapter >= 0 and event.chapter - previous_chapter >= CHAPTER_GAP
-        long = bool(stages) and event.chapter != previous_chapter and \
-            event.chapter - stages[-1].events[0].chapter >= MAX_SPAN
-        if not stages or event.turning_point or opening is not None or jump or long:
-            stages.append(_stage_for(event, opening))
-        stage = stages[-1]
-        stage.place = stage.place or event.place
-        stage.events.append(event)
-        previous_chapter = event.chapter
-    return stages
-
-
-def _place_state(state: State, stages: list[_Stage]) -> None:
-    for stage in stages:
-        if any(e.chapter >= state.chapter for e in stage.events):
-            stage.states.append(state)
-            return
-    if _opens(state) or not stages:
-        place = state.value if state.kind == "place" else None
-        stages.append(_Stage(state.value, place, states=[state], firm=state.origin == "curated"))
-    else:
-        stages[-1].states.append(state)
-
-
-def _merge_small(stages: list[_Stage]) -> list[_Stage]:
-    """Single-event stages, then the smallest, merge into a neighbour (firm stages stay)."""
-    stages = list(stages)
-    while len(stages) > 1:
-        loose = [i for i, s in enumerate(stages) if not s.firm]
-        single = [i for i in loose if len(stages[i].events) <= 1]
-        if single:
-            index = single[0]
-        elif len(stages) > MAX_STAGES and loose:
-            index = min(loose, key=lambda i: (len(stages[i].events), i))
-        else:
-            break
-        into = index - 1 if index > 0 else 1
-        if into > index and not stages[into].firm:
-            stages[into].title, stages[into].place = stages[index].title, stages[index].place
-        stages[into].absorb(stages[index])
-        del stages[index]
-    return stages
-
-
-def build_journey(person: Person, events: Sequence[Event], states: Sequence[State]) -> Journey:
-    """Stages in book order for one person (see the module docstring for the rule)."""
-    ordered_events = sorted(events, key=lambda e: e.order)
-    ordered_states = sorted(states, key=state_key)
-    stages = _stages_from_events(ordered_events, ordered_states)
-    stages = _merge_small(stages)
-    for state in ordered_states:
-        _place_state(state, stages)
-    return Journey(person=PersonView.of(person), stages=[stage.view() for stage in stages])
 
 
 def journey_of(provider: TimelineSource, person_id: str) -> Journey:

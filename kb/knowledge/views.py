@@ -176,10 +176,11 @@ class RecordView(BaseModel):
 
 
 class JourneyStage(BaseModel):
-    title: str
+    title: str = Field(description="what happens in this arc: the title of its key event")
     place: str | None = None
-    chapters: list[int]
-    events: list[EventView]
+    chapters: list[int] = Field(description="chapters of all its events and states, ascending")
+    events: list[EventView] = Field(description="its key events, in book order")
+    other_events: int = Field(default=0, description="events of the arc not listed")
     states: list[StateView]
     sources: list[SourceView]
 
