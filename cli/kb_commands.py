@@ -129,32 +129,45 @@ def people_command(provider: ProviderOpt = None, bundle: BundleOpt = None,
     console.print(table)
 
 
+AllOpt = Annotated[bool, typer.Option("--all", help="list every shared event, not only the key ones")]
+
+
 def pair_command(a: NameArg, b: NameArg, provider: ProviderOpt = None,
-                 bundle: BundleOpt = None, json_out: JsonOpt = False) -> None:
-    """What connects two people: relations both ways and shared events, with sources."""
+                 bundle: BundleOpt = None, json_out: JsonOpt = False,
+                 show_all: AllOpt = False) -> None:
+    """How two people met, what they are to each other and the shared events that matter."""
     with session(provider, bundle) as store:
         result = store.pair(store.resolve(a).id, store.resolve(b).id)
     if json_out:
         print_json(result)
         return
-    _print_pair(result)
+    _print_pair(result, show_all)
 
 
-def _print_pair(pair: Pair) -> None:
+def _print_pair(pair: Pair, show_all: bool = False) -> None:
     console.print(f"[bold]{pair.a.name}[/] ({pair.a.id}) — [bold]{pair.b.name}[/] ({pair.b.id})")
+    if pair.first_met is not None:
+        console.print(f"相识：第{pair.first_met.chapter}回「{pair.first_met.quote}」"
+                      f"〔{pair.first_met.chunk_id}〕", highlight=False)
+    names = {pair.a.id: pair.a.name, pair.b.id: pair.b.name}
     relations = Table(title=f"{len(pair.relations)} relations")
-    for col in ("type", "direction", "chapters", "description", "source"):
+    for col in ("type", "direction", "begins", "description", "source"):
         relations.add_column(col)
     for r in pair.relations:
-        arrow = f"{r.source} → {r.target}" if r.directed else "↔"
-        relations.add_row(r.label, arrow, ",".join(map(str, r.chapters)), r.description,
-                          _quote(r.sources))
+        arrow = (f"{names.get(r.source, r.source)} → {names.get(r.target, r.target)}"
+                 if r.directed else "↔")
+        begins = f"第{r.sources[0].chapter}回" if r.sources else ""
+        relations.add_row(r.label, arrow, begins, r.description, _quote(r.sources))
     console.print(relations)
-    events = Table(title=f"{len(pair.shared_events)} shared events")
-    for col in ("order", "ch", "event", "place", "source"):
+    key = set(pair.key_events)
+    shown = pair.shared_events if show_all else [e for e in pair.shared_events if e.id in key]
+    rest = len(pair.shared_events) - len(shown)
+    title = f"{len(shown)} shared events" + (f" (and {rest} more: --all)" if rest else "")
+    events = Table(title=title)
+    for col in ("ch", "event", "place", "source"):
         events.add_column(col)
-    for e in pair.shared_events:
-        events.add_row(str(e.order), str(e.chapter), e.title, e.place or "", _quote(e.sources))
+    for e in shown:
+        events.add_row(str(e.chapter), e.title, e.place or "", _quote(e.sources))
     console.print(events)
 
 

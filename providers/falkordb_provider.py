@@ -23,6 +23,7 @@ from core.errors import ProviderUnavailable, QueryRejected
 from core.text import normalize
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.models import ChapterSummary, Event, Person, Record, Relation, State
+from kb.knowledge.pairs import build_pair
 from kb.knowledge.protocol import MAX_HOPS
 from kb.knowledge.views import (
     NO_CHAPTER,
@@ -38,7 +39,6 @@ from kb.knowledge.views import (
     Stats,
     Timeline,
     build_neighbors,
-    build_pair,
     relation_key,
     sort_linked,
     sources_of,

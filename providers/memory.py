@@ -13,6 +13,7 @@ from core.errors import QueryRejected
 from core.text import normalize
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.models import Event, Person, Record, Relation, State
+from kb.knowledge.pairs import build_pair
 from kb.knowledge.protocol import MAX_HOPS
 from kb.knowledge.views import (
     NO_CHAPTER,
@@ -28,7 +29,6 @@ from kb.knowledge.views import (
     Stats,
     Timeline,
     build_neighbors,
-    build_pair,
     kind_of,
     linked_record,
     relation_key,

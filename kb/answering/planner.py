@@ -70,13 +70,22 @@ class PeopleIndex:
 
     @classmethod
     def build(cls, people: Iterable[Person]) -> PeopleIndex:
+        """A person's own name always finds them; an alias finds its person only when no other
+        person has it (an alias two people share, 张大哥 or 知府, names neither)."""
         index = cls({p.id: p for p in people})
-        by_len = sorted(index.people.values(), key=lambda p: (p.origin != "curated", p.id))
-        for person in by_len:
-            for name in person.all_names:
-                key = normalize(name)
-                if len(key) >= 2:
-                    index.names.setdefault(key, person.id)
+        ordered = sorted(index.people.values(), key=lambda p: (p.origin != "curated", p.id))
+        primary: dict[str, str] = {}
+        holders: dict[str, set[str]] = {}
+        for person in ordered:
+            primary.setdefault(normalize(person.name), person.id)
+            for name in person.aliases:
+                holders.setdefault(normalize(name), set()).add(person.id)
+        for key, person_id in primary.items():
+            if len(key) >= 2:
+                index.names[key] = person_id
+        for key, ids in holders.items():
+            if len(key) >= 2 and key not in index.names and len(ids) == 1:
+                index.names[key] = next(iter(ids))
         index.longest = max((len(k) for k in index.names), default=0)
         return index
 

@@ -156,6 +156,11 @@ class Pair(BaseModel):
     b: PersonView
     relations: list[RelationView]
     shared_events: list[EventView]
+    first_met: SourceView | None = Field(
+        default=None, description="the earliest passage of their story together")
+    key_events: list[str] = Field(
+        default_factory=list,
+        description="ids of the shared events that matter (kb.knowledge.pairs), in book order")
 
 
 class LinkedRecord(BaseModel):
@@ -263,13 +268,6 @@ def relation_key(relation: Relation) -> tuple[int, str]:
     """Relations sort by the first chapter they are known from, then id."""
     chapters = relation.chapters + [r.chapter for r in relation.sources if r.chapter is not None]
     return (min(chapters) if chapters else NO_CHAPTER, relation.id)
-
-
-def build_pair(a: Person, b: Person, relations: Iterable[Relation], events: Iterable[Event]
-               ) -> Pair:
-    return Pair(a=PersonView.of(a), b=PersonView.of(b),
-                relations=[RelationView.of(r) for r in sorted(relations, key=relation_key)],
-                shared_events=[EventView.of(e) for e in sorted(events, key=lambda e: e.order)])
 
 
 def linked_record(record: Record, names: Mapping[str, str], role: str | None = None

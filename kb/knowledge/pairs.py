@@ -1,0 +1,82 @@
+"""What a reader wants first of two people: where they met, and the shared events that matter.
+
+The rule, over the pair's relations and shared events (book order):
+
+- **First met**: the earliest of the relations' first sources and the shared events' first sources
+  (by chapter, then the event's order): the passage where their story together begins.
+- **Key shared events** (at most `KEY_SHARED`): each event scores by `shared_score` — both named in
+  its title 3 (one of them 1), a turning point 2, a small scene (four people or fewer) 1. The first
+  and the last shared event (how it began, how it ended) are always kept; the rest are taken
+  greedily, the highest score first with a bonus for lying far (up to `SPREAD` chapters) from the
+  events already kept, so that they spread over the book. They are listed in book order and the
+  rest counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from core.text import to_simplified
+from kb.knowledge.models import Event, Person, Relation
+from kb.knowledge.views import EventView, Pair, PersonView, RelationView, SourceView, relation_key
+
+KEY_SHARED = 8
+SPREAD = 20
+SPREAD_WEIGHT = 2.0
+
+
+def _names(person: Person) -> list[str]:
+    return [k for k in {to_simplified(n) for n in person.all_names} if len(k) >= 2]
+
+
+def shared_score(event: EventView, a: Sequence[str], b: Sequence[str]) -> int:
+    title = to_simplified(event.title)
+    named = sum(1 for names in (a, b) if any(n in title for n in names))
+    score = 3 if named == 2 else named
+    score += 2 if event.turning_point else 0
+    score += 1 if len(event.participants) <= 4 else 0
+    return score
+
+
+def key_shared_events(events: Sequence[EventView], a: Person, b: Person,
+                      limit: int = KEY_SHARED) -> list[EventView]:
+    """The shared events that matter, spread over the book (rule in the module docstring)."""
+    if len(events) <= limit:
+        return list(events)
+    names_a, names_b = _names(a), _names(b)
+    scores = [shared_score(e, names_a, names_b) for e in events]
+    chosen = {0, len(events) - 1}
+    left = [i for i in range(1, len(events) - 1)]
+    while left and len(chosen) < limit:
+        def gain(i: int) -> tuple[float, int]:
+            far = min(abs(events[i].chapter - events[j].chapter) for j in chosen)
+            return (scores[i] + min(far, SPREAD) / SPREAD * SPREAD_WEIGHT, -i)
+
+        best = max(left, key=gain)
+        left.remove(best)
+        chosen.add(best)
+    return [events[i] for i in sorted(chosen)]
+
+
+def first_met(relations: Sequence[RelationView], events: Sequence[EventView]
+              ) -> SourceView | None:
+    """The earliest passage of the pair's story: a relation's first source or a shared event's."""
+    candidates: list[tuple[int, int, SourceView]] = []
+    for r in relations:
+        if r.sources and r.sources[0].chapter is not None:
+            candidates.append((r.sources[0].chapter, 0, r.sources[0]))
+    for e in events:
+        if e.sources:
+            candidates.append((e.chapter, e.order, e.sources[0]))
+    return min(candidates, key=lambda c: (c[0], c[1]))[2] if candidates else None
+
+
+def build_pair(a: Person, b: Person, relations: Iterable[Relation], events: Iterable[Event]
+               ) -> Pair:
+    """The pair view every provider answers: relations by first chapter, shared events in book
+    order, where they met and the key shared events."""
+    rels = [RelationView.of(r) for r in sorted(relations, key=relation_key)]
+    shared = [EventView.of(e) for e in sorted(events, key=lambda e: e.order)]
+    return Pair(a=PersonView.of(a), b=PersonView.of(b), relations=rels, shared_events=shared,
+                first_met=first_met(rels, shared),
+                key_events=[e.id for e in key_shared_events(shared, a, b)])
