@@ -31,7 +31,7 @@ _QUESTION_WORDS_SORTED = tuple(sorted(QUESTION_WORDS, key=len, reverse=True))
 
 QUERY_BREAKS = "的了是与跟被把给对"
 """Particles and prepositions that join a question's words without being part of them: the query
-is split there, so 林冲是 or 识的 do not become n-gram terms (blocks keep every n-gram)."""
+is split there, so 甲是 or 识的 (甲 a name) do not become n-gram terms (blocks keep every n-gram)."""
 _BREAK_TABLE = str.maketrans({ch: " " for ch in QUERY_BREAKS})
 
 

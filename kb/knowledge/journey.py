@@ -47,7 +47,7 @@ from kb.knowledge.views import (
 )
 
 MAX_STAGES = 12
-"""A reader follows a life in about a dozen arcs, 宋江's included."""
+"""A reader follows a life in about a dozen arcs, the busiest hero's included."""
 KEY_EVENTS = 4
 """Events listed per stage; the rest are counted."""
 CHAPTER_GAP = 5

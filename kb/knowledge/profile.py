@@ -2,7 +2,8 @@
 
 Generic code names no character or place: the novel's title (for prompts and messages), its most
 frequent places (which say nothing about what a question asks), the map from readers' words to the
-novel's words, and the titles that stand in for a name (洪教头 has no given name)."""
+novel's words, and the titles that stand in for a name (a 教头 known only by his title has no
+given name)."""
 
 from __future__ import annotations
 
