@@ -285,12 +285,74 @@ def bench_kb_command(samples: Annotated[int, typer.Option("--samples", min=10)] 
                   f"{'met' if report.falkordb_meets_targets else 'NOT met'}")
 
 
+PairsOpt = Annotated[Path | None, typer.Option("--pairs", help="pairs dev set (eval/kb/pairs_dev.jsonl)")]
+JourneysOpt = Annotated[Path | None, typer.Option("--journeys",
+                                                  help="journeys dev set (eval/kb/journeys_dev.jsonl)")]
+
+
+def eval_command(pairs: PairsOpt = None, journeys: JourneysOpt = None,
+                 provider: ProviderOpt = None, bundle: BundleOpt = None,
+                 json_out: JsonOpt = False) -> None:
+    """Pairs right (relation, where it begins, a shared event) and journeys' key-stage recall,
+    against a reader's expectations (rules in kb/knowledge/evaluation.py)."""
+    from ingest.chunking import chunk_corpus
+    from ingest.corpus import read_corpus
+    from ingest.locate import QuoteError, QuoteLocator
+    from kb.knowledge.evaluation import (
+        JourneyCase,
+        PairCase,
+        judge_journey,
+        judge_pair,
+        read_cases,
+    )
+
+    cfg = settings(provider=provider)
+    locator = QuoteLocator(chunk_corpus(read_corpus(cfg.corpus), cfg.chunk_size))
+
+    def block_of(chapter: int, quote: str) -> str | None:
+        try:
+            return locator.locate(quote, chapter).chunk_id
+        except QuoteError:
+            return None
+
+    pair_cases = read_cases(pairs, PairCase) if pairs else []
+    journey_cases = read_cases(journeys, JourneyCase) if journeys else []
+    with session(provider, bundle) as store:
+        pair_verdicts = [judge_pair(c, store.pair(store.resolve(c.a).id, store.resolve(c.b).id),
+                                    block_of) for c in pair_cases]
+        journey_verdicts = [judge_journey(c, journey_of(store, store.resolve(c.person).id),
+                                          block_of) for c in journey_cases]
+    found = sum(len(v.found) for v in journey_verdicts)
+    total = found + sum(len(v.missed) for v in journey_verdicts)
+    summary = {"pairs": len(pair_verdicts), "pairs_right": sum(v.right for v in pair_verdicts),
+               "journeys": len(journey_verdicts), "key_stages": total,
+               "key_stage_recall": round(found / total, 3) if total else None}
+    if json_out:
+        print_json({"summary": summary, "pairs": [v.model_dump() | {"right": v.right}
+                                                  for v in pair_verdicts],
+                    "journeys": [v.model_dump() for v in journey_verdicts]})
+        return
+    table = Table(title=f"pairs right {summary['pairs_right']}/{summary['pairs']}")
+    for col in ("pair", "relation", "begins", "shared event"):
+        table.add_column(col)
+    for v in pair_verdicts:
+        table.add_row(v.id, *("✓" if x else "✗" for x in (v.relation, v.begins, v.shared_event)))
+    console.print(table)
+    stages = Table(title=f"key-stage recall {summary['key_stage_recall']} ({found}/{total})")
+    for col in ("journey", "found", "missed"):
+        stages.add_column(col)
+    for j in journey_verdicts:
+        stages.add_row(j.id, "、".join(j.found), "、".join(j.missed))
+    console.print(stages)
+
+
 def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
     """Add the knowledge-base commands to `app` and `kb` to the `bench` group."""
     kb_app = typer.Typer(help="The knowledge base: load the bundle into the store, stats.",
                          no_args_is_help=True)
     kb_app.command("load")(kb_errors(load_command))
     kb_app.command("stats")(kb_errors(stats_command))
+    kb_app.command("eval")(kb_errors(eval_command))
     app.add_typer(kb_app, name="kb")
     for name, command in (("people", people_command), ("pair", pair_command),
                           ("record", record_command), ("journey", journey_command),
