@@ -75,12 +75,19 @@ def eval_command(
     policy: Annotated[Policy, typer.Option("--policy")] = Policy.STOP,
     json_out: Annotated[bool, typer.Option("--json")] = False,
     sweep: Annotated[bool, typer.Option("--sweep", help="budgets 2k/4k/8k/16k, no block limit")] = False,
+    answers: Annotated[bool, typer.Option(
+        "--answers", help="ask every question offline and check the answer holds its `expect` "
+                          "strings (answers_dev.jsonl); refusals are counted")] = False,
 ) -> None:
-    """Evaluate retrieval on a question file: hit@k, MRR, context coverage, irrelevant share."""
+    """Evaluate retrieval on a question file: hit@k, MRR, context coverage, irrelevant share;
+    with `--answers`, the answers themselves."""
     if strategy not in EVAL_STRATEGIES:
         raise ConfigError(f"--strategy must be one of {', '.join(EVAL_STRATEGIES)}")
     cfg = settings()
     corpus = load_corpus_for(cfg)
+    if answers:
+        run_answer_eval(questions, corpus, cfg, json_out)
+        return
     selected = chapters_option(chapters)
     retriever = corpus.retriever.subset(selected)
     labeled = load_questions(questions, corpus.chapters)
@@ -141,3 +148,46 @@ def _sweep(labeled: list[LabeledQuestion], corpus: Corpus, retriever: Retriever,
                       f"{round(r['context_any_core'] * n)}/{n}", f"{r['avg_blocks']:.1f}",
                       f"{r['irrelevant_share']:.0%}", f"{r['hit@3']:.2f}")
     console.print(table)
+
+
+def run_answer_eval(path: Path, corpus: Corpus, cfg: Settings, json_out: bool) -> None:
+    """`kbx eval --answers`: offline answers (no LLM) over the in-memory graph of the active
+    bundle, checked against each question's `expect` groups."""
+    from kb.answering.answer_eval import evaluate_answers
+    from kb.answering.service import AskService
+    from kb.knowledge.loading import load_active_bundle
+    from providers.memory import MemoryProvider
+
+    offline = cfg.model_copy(update={"openai_api_key": None, "openai_base_url": None})
+    bundle = load_active_bundle(offline, corpus.blocks)
+    provider = MemoryProvider()
+    provider.load(bundle)
+    service = AskService(offline, corpus, provider, bundle=bundle)
+    questions = [q.question for q in load_questions(path, corpus.chapters)]
+    with Progress(TextColumn("answers"), BarColumn(), MofNCompleteColumn(), console=console,
+                  transient=True) as progress:
+        task = progress.add_task("answers", total=len(questions))
+        report = evaluate_answers(service.ask, questions, lambda: progress.advance(task))
+    summary = report.summary()
+    if json_out:
+        print_json({**summary, "per_question": [
+            {**vars(r), "states_answer": r.states_answer} for r in report.rows]})
+        return
+    table = Table(title=f"{path.name}: offline answers")
+    for col in ("answerable", "states the answer", "in the lead", "answerable refused",
+                "unanswerable refused", "quotes located"):
+        table.add_column(col, justify="right")
+    n = summary["answerable"]
+    table.add_row(str(n), f"{summary['states_answer']}/{n} ({summary['states_answer_share']:.3f})",
+                  f"{summary['in_lead']}/{n}", str(summary["answerable_refused"]),
+                  f"{summary['unanswerable_refused']}/{summary['unanswerable']}",
+                  f"{summary['quotes_located']}/{summary['quotes']}")
+    console.print(table)
+    for row in report.rows:
+        if row.answerable and not row.states_answer:
+            lacking = " & ".join("/".join(g) for g in row.missing)
+            console.print(f"{row.id} {row.status}: {row.question} — lacks {lacking or '-'}"
+                          + (f" ({row.reason})" if row.reason else ""), highlight=False)
+        elif not row.answerable and row.status != "insufficient":
+            console.print(f"{row.id} answered an unanswerable question: {row.question}",
+                          highlight=False)
