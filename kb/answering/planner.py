@@ -13,6 +13,23 @@ or something open. The rules (applied in this order):
    unless the question also carries more than `MAX_JOURNEY_DETAIL` characters of its own
    content (打老虎那会儿手里的哨棒后来怎么了 asks about one scene, not a course of life).
 6. Everything else → `open`.
+
+What is asked is decided here too, once (`Plan.asks`, `Plan.moment`, `Plan.focus`), and every
+later step (evidence, composition, refusals, the LLM prompt) reads it instead of looking at the
+question's words again:
+
+- `asks`, the first that applies: `chapter` (第几回, 哪一回), `how_many` (多少, 几碗, 多长 …),
+  `name` (叫什么, 名字), `made_of` (什么木头, 用什么做的), `why` (为什么, 为何, 怎么会 …),
+  `where` (在哪, 哪里, 何处 …), `when` (什么时候, 何时), `identity` (one person: 是什么人,
+  来头, 介绍一下), `who` (谁, 哪些人, 哪个), then by kind: `relation` (a pair), `stages` (a
+  journey), `how` (怎么, 如何), `what`.
+- `moment`: `began` (第一次, 认识, 最初 …) or `ended` (最后, 结局, 怎么死 …) when the question
+  asks how the story of its people began or ended (not when it asks about one scene: more than
+  `MAX_TEMPORAL_DETAIL` characters of its own content).
+- `focus`: the content words of the question — names, nicknames, asking words and frame words
+  (按阶段, 讲讲, 经历 …) taken out; what the evidence must hold, and what a refusal names.
+- `detail`: what the kind of answer needs — the unit and noun of a quantity (几只老虎), the role
+  whose name is asked (那个汉子), the thing and the material (哨棒, 木头).
 """
 
 from __future__ import annotations
@@ -22,18 +39,28 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from core.text import normalize, normalize_with_offsets
+from core.text import is_cjk, normalize, normalize_with_offsets
 from kb.knowledge.models import Person
 from retrieval.analyzers import FUNCTION_CHARS, clean_query
 
 PlanKind = Literal["pair", "journey", "open"]
+Ask = Literal["chapter", "how_many", "name", "made_of", "why", "where", "when", "identity", "who",
+              "relation", "stages", "how", "what"]
+Moment = Literal["began", "ended"]
 
 JOURNEY_WORDS = (
     "经历", "后来", "结局", "下场", "一路", "行踪", "历程", "生平", "一生", "遭遇", "怎么上",
     "如何上", "怎样上", "怎么到", "去了哪", "到了哪", "去哪", "逃到", "落草", "命运", "故事",
     "先后", "哪些地方", "经过了哪", "从东京", "路线", "最后怎样", "怎么样了", "做了什么", "干了哪些",
+    "一辈子", "阶段",
 )
+STRONG_JOURNEY_WORDS = ("经历", "阶段", "一辈子", "一生", "生平", "历程", "遭遇")
+"""Words that ask for a course of life even beside some content (从江州到死都经历了什么)."""
 MAX_JOURNEY_DETAIL = 4
+MAX_STRONG_JOURNEY_DETAIL = 8
+FACT_ASKS = frozenset({"chapter", "how_many", "name", "made_of", "why", "where", "when", "who"})
+"""Asks that want one fact: with content of its own, such a question is not a journey
+(宋江后来被发配去了哪里 asks a place)."""
 KIN_WORDS = {"老婆": "spouse", "妻子": "spouse", "娘子": "spouse", "浑家": "spouse", "夫人": "spouse",
              "媳妇": "spouse", "丈夫": "spouse", "老公": "spouse", "丈人": "father_in_law",
              "岳父": "father_in_law", "泰山": "father_in_law", "哥哥": "family", "兄长": "family",
@@ -43,13 +70,70 @@ KIN_AFTER = re.compile("^(?:的|他|她|之)?(" + "|".join(sorted(KIN_WORDS, key
                        + ")")
 KinLookup = Callable[[str, str], str | None]
 """(person id, relation type) → the one relative of that type, or None."""
+FRAME_WORDS = (
+    "按阶段", "分阶段", "阶段", "按时间", "依次", "讲讲", "讲一讲", "说说", "说一说", "谈谈",
+    "介绍一下", "介绍", "概括", "简单", "详细", "一辈子", "一生", "这一辈子", "都", "一下",
+    "最后", "以后", "之后", "后来", "时候", "当时", "一次", "到底", "为啥", "一共", "大概", "差点",
+    "中间", "一直", "这个", "那个", "这几回", "这几", "哪些", "哪去", "到哪", "去哪", "那会儿",
+    "是不是", "原来", "先后", "怎么了", "期间", "的时候", "一下子", "具体", "经历", "遭遇",
+    "发生", "事情", "请问", "告诉我", "知道", "第一次",
+)
+"""Words that frame a question without being its content: they are never what the evidence
+must hold, and never what a refusal says is missing."""
 POINTING_WORDS = ("他", "她", "那人", "此人", "这人")
 FOLLOW_UP_WORDS = ("他", "她", "他们", "她们", "那人", "此人", "这人", "后来", "然后", "接着", "那他", "那她")
+
+CHAPTER_ASK = re.compile(r"第几回|哪一回|哪回|第几章|哪一章|哪一回目|在几回|回目")
+QUANTITY_ASK = re.compile(r"(?:多少|(?<![哪这那])几)(.)?(.)?|多长|多重|多高|多远|多久|多大")
+NAME_ASK = re.compile(r"叫什么|什么名字|名叫|全名|姓名|姓什么|叫啥|字号")
+MADE_OF_ASK = re.compile(r"什么(?:木头|木料|材料|料子|铁|钢|铜|金属|质地)|用什么.{0,3}(?:做|打|造|制|铸)"
+                         r"|是什么.{0,2}(?:做|打|造|制|铸)[的成]")
+MATERIAL = re.compile(r"什么(木头|木料|材料|料子|铁|钢|铜|金属|质地)")
+FOCUS_BREAKS = "与跟同在从向对给把被将过"
+"""Characters that join a question's words: focus words are split there."""
+WHY_ASK = re.compile(r"为什么|为何|为啥|因何|何故|怎么会|什么原因|原因|缘故|缘何|凭什么|为了什么|"
+                     r"起因|动机|干嘛")
+WHERE_ASK = re.compile(r"在哪|哪里|何处|什么地方|哪儿|去哪|到哪|何地|哪个地方|逃到|哪座|哪一座")
+WHEN_ASK = re.compile(r"什么时候|何时|几时|哪一年|哪年|哪一天|哪天")
+IDENTITY_ASK = re.compile(r"^(?:是|乃)?(?:什么来头|什么人|何人|谁|怎样的人|什么样的人|什么身份)"
+                          r"|来头|来历|出身|身份|简介|介绍一下|是个什么|绰号|外号|诨名|诨号|别号"
+                          r"|称号")
+WHO_ASK = re.compile(r"谁|哪些人|哪几个|哪两个|哪个人|哪位|什么人|何人|哪个(?:和尚|好汉|头领|人)")
+HOW_ASK = re.compile(r"怎么|如何|怎样|怎生|咋")
+UNITS = set("斤两碗个只次天日年岁回里丈尺寸贯锭匹口条人员名位把件杯")
+END_WORDS = ("最后", "结局", "下场", "最终", "临终", "临死", "怎么死", "如何死", "怎样死", "之死",
+             "死因", "归宿", "晚年", "死在")
+START_WORDS = ("第一次", "初次", "起初", "最初", "当初", "认识", "相识", "结识", "出身", "来历",
+               "来头", "头一回", "开始", "碰面", "初见", "初会")
+MAX_TEMPORAL_DETAIL = 4
+"""More content than this (characters) makes a 最后/第一次 question about an episode."""
+ASK_WORDS = ("为什么", "为何", "为啥", "因何", "何故", "怎么会", "什么原因", "原因", "缘故", "缘何",
+             "凭什么", "为了什么", "起因", "什么时候", "何时", "几时", "在哪里", "在哪", "哪里",
+             "何处", "什么地方", "哪儿", "去哪", "到哪", "何地", "叫什么", "什么名字", "名字", "全名",
+             "姓名", "第几回", "哪一回", "多少", "是谁", "有谁", "哪些人", "哪几个", "哪两个",
+             "哪个人", "哪位", "什么人", "何人", "怎么样", "怎么", "如何", "怎样", "什么", "是什么",
+             "谁", "哪个", "哪些", "几", "吗", "呢", "了", "的", "是", "有", "要", "能", "会", "被")
 
 
 def dangling_reference(question: str, plan: Plan) -> bool:
     """The question points back (他, 她, 那人 …) but names no one and has nothing to inherit."""
     return not plan.person_ids and _has_any(normalize(question), POINTING_WORDS)
+
+
+@dataclass(frozen=True)
+class AskDetail:
+    """What the kind of answer needs beyond the focus words."""
+
+    unit: str | None = None
+    """The unit of a quantity (几只 → 只, 多少斤 → 斤)."""
+    noun: str | None = None
+    """The noun after the generic unit 个 (几个孩子 → 孩)."""
+    role: str | None = None
+    """Whose name is asked: 汉子 in 那个汉子叫什么名字."""
+    thing: str | None = None
+    """What something is made of: 哨棒 in 哨棒是什么木头做的."""
+    material: str | None = None
+    """The asked kind of material: 木头."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +143,10 @@ class Plan:
     names: list[str]
     cleaned: str
     follow_up: bool = False
+    asks: Ask = "what"
+    moment: Moment | None = None
+    focus: tuple[str, ...] = ()
+    detail: AskDetail = field(default_factory=AskDetail)
 
 
 @dataclass
@@ -117,11 +205,12 @@ def _has_any(text: str, words: Sequence[str]) -> bool:
 
 def content_chars(cleaned: str, names: Sequence[str], words: Sequence[str] = (),
                   ignore: str = "") -> int:
-    """Characters of the question's own content: names, journey, follow-up, function words, the
-    given `words` and the `ignore` characters (the novel's most frequent places) taken out."""
+    """Characters of the question's own content: names, journey, follow-up, frame and function
+    words, the given `words` and the `ignore` characters (the novel's most frequent places) taken
+    out."""
     text = normalize(cleaned)
-    for word in sorted([*map(normalize, names), *JOURNEY_WORDS, *FOLLOW_UP_WORDS, *words],
-                       key=len, reverse=True):
+    for word in sorted([*map(normalize, names), *JOURNEY_WORDS, *FOLLOW_UP_WORDS, *FRAME_WORDS,
+                        *words], key=len, reverse=True):
         text = text.replace(word, "")
     return sum(1 for ch in text if ch not in FUNCTION_CHARS and ch not in ignore)
 
@@ -154,10 +243,102 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
         ids, follow_up = list(previous) if plural else list(previous[:1]), True
     names = [people.people[pid].name for pid in ids]
     cleaned = " ".join(clean_query(question).split())
+    every_name = [*(written for _, written in found),
+                  *(n for pid in ids for n in people.people[pid].all_names)]
+    kind: PlanKind = "open"
+    focus = focus_words(question, every_name)
     if len(ids) >= 2:
-        return Plan("pair", ids[:2], names[:2], cleaned, follow_up)
-    if len(ids) == 1 and _has_any(simplified, JOURNEY_WORDS) and \
-            content_chars(cleaned, [written for _, written in found], (), place_chars) \
-            <= MAX_JOURNEY_DETAIL:
-        return Plan("journey", ids, names, cleaned, follow_up)
-    return Plan("open", ids, names, cleaned, follow_up)
+        kind, ids, names = "pair", ids[:2], names[:2]
+    elif len(ids) == 1 and _has_any(simplified, JOURNEY_WORDS):
+        detail_chars = content_chars(cleaned, every_name, (), place_chars)
+        limit = (MAX_STRONG_JOURNEY_DETAIL if _has_any(simplified, STRONG_JOURNEY_WORDS)
+                 else MAX_JOURNEY_DETAIL)
+        kind = "journey" if detail_chars <= limit else "open"
+    bare = _strip_words(simplified, [normalize(n) for n in every_name]).replace(" ", "")
+    asks, detail = _ask(simplified, kind, len(ids), bare)
+    if kind == "journey" and asks in FACT_ASKS and focus:
+        kind = "open"
+        asks, detail = _ask(simplified, kind, len(ids), bare)
+    moment = _moment(simplified, cleaned, every_name, place_chars) if ids else None
+    return Plan(kind, ids, names, cleaned, follow_up, asks, moment, focus, detail)
+
+
+def _strip_words(text: str, words: Iterable[str]) -> str:
+    for word in sorted({w for w in words if w}, key=len, reverse=True):
+        text = text.replace(word, " ")
+    return text
+
+
+def focus_words(question: str, names: Iterable[str]) -> tuple[str, ...]:
+    """The question's content words: runs of characters left once names, asking words, frame,
+    journey and moment words and function characters are cut out (rules in the docstring)."""
+    text = _strip_words(normalize(question), [normalize(n) for n in names])
+    text = _strip_words(text, [*FRAME_WORDS, *JOURNEY_WORDS, *END_WORDS, *START_WORDS,
+                               *ASK_WORDS, *FOLLOW_UP_WORDS])
+    text = "".join(ch if is_cjk(ch) and ch not in FUNCTION_CHARS and ch not in FOCUS_BREAKS
+                   else " " for ch in text)
+    return tuple(dict.fromkeys(w for w in text.split() if len(w) >= 2 or w in UNITS))
+
+
+def _role_before(text: str, end: int) -> str | None:
+    """The two characters naming whose name is asked, just before 叫什么/的名字 (的, 那个 cut)."""
+    before = re.sub(r"[的那这个是]+$", "", text[:end])
+    match = re.search(r"[\u4e00-\u9fff]{2}$", before)
+    return match.group(0) if match else None
+
+
+def _thing_before(text: str, start: int) -> str | None:
+    """What something is made of: the noun just before 是什么/用什么 (after the last 的)."""
+    before = re.sub(r"(?:是|用|拿)+$", "", text[:start])
+    before = before.rsplit("的", 1)[-1]
+    match = re.search(r"[\u4e00-\u9fff]{2}$", before)
+    return match.group(0) if match else None
+
+
+def _ask(text: str, kind: PlanKind, person_count: int, bare: str) -> tuple[Ask, AskDetail]:
+    """What is asked (the rule in the module docstring); `bare` is the question with the named
+    people's names taken out (for who-is-this-person)."""
+    if CHAPTER_ASK.search(text):
+        return "chapter", AskDetail()
+    quantity = QUANTITY_ASK.search(text)
+    if quantity:
+        unit = quantity.group(1) if quantity.group(1) in UNITS else None
+        noun = quantity.group(2) if unit == "个" and quantity.group(2) else None
+        return "how_many", AskDetail(unit=unit, noun=noun)
+    name = NAME_ASK.search(text)
+    if name:
+        return "name", AskDetail(role=_role_before(text, name.start()))
+    made = MADE_OF_ASK.search(text)
+    if made:
+        material = MATERIAL.search(text)
+        return "made_of", AskDetail(thing=_thing_before(text, made.start()),
+                                    material=material.group(1) if material else None)
+    if WHY_ASK.search(text):
+        return "why", AskDetail()
+    if WHERE_ASK.search(text):
+        return "where", AskDetail()
+    if WHEN_ASK.search(text):
+        return "when", AskDetail()
+    if person_count == 1 and IDENTITY_ASK.search(bare) and len(bare) <= 12:
+        return "identity", AskDetail()
+    if WHO_ASK.search(text):
+        return "who", AskDetail()
+    if kind == "pair":
+        return "relation", AskDetail()
+    if kind == "journey":
+        return "stages", AskDetail()
+    if HOW_ASK.search(text):
+        return "how", AskDetail()
+    return "what", AskDetail()
+
+
+def _moment(text: str, cleaned: str, names: Sequence[str], place_chars: str) -> Moment | None:
+    """How the story began or ended, when the question asks that of its people (not of one
+    scene: `MAX_TEMPORAL_DETAIL`)."""
+    end = any(w in text for w in END_WORDS)
+    start = any(w in text for w in START_WORDS)
+    if end == start:
+        return None
+    if content_chars(cleaned, names, (*END_WORDS, *START_WORDS), place_chars) > MAX_TEMPORAL_DETAIL:
+        return None
+    return "ended" if end else "began"
