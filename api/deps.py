@@ -11,6 +11,7 @@ from api.errors import AdminDisabled, Unauthorized
 from api.services import Services
 from core.errors import CorpusError, QueryRejected
 from core.settings import Settings
+from core.validation import checked_question
 from ingest.corpus import parse_chapter_range
 from kb.answering.service import AskService
 from kb.knowledge.protocol import RelationProvider
@@ -54,11 +55,7 @@ AskerDep = Annotated[AskService, Depends(get_asker)]
 
 def check_question(field: str, text: str, settings: Settings) -> None:
     """A question must say something and stay under `max_question_chars`."""
-    if not text.strip():
-        raise QueryRejected(f"{field}: the question is empty")
-    if len(text) > settings.max_question_chars:
-        raise QueryRejected(f"{field}: {len(text)} characters, more than the limit of "
-                            f"{settings.max_question_chars}")
+    checked_question(text, settings.max_question_chars, field)
 
 
 def chapter_selection(spec: str | None, corpus: Corpus) -> set[int] | None:

@@ -21,6 +21,7 @@ from cli.common import (
 )
 from cli.evaluate import eval_command
 from core.errors import NotFound
+from core.validation import checked_question
 from ingest.chunking import chunk_chapter
 from ingest.corpus import read_corpus
 from ingest.store import store_dir
@@ -111,8 +112,7 @@ def search(question: Annotated[str, typer.Argument(help="the question, either sc
     """Rank source blocks for a question and show why each was found, ranked and packed."""
     if strategy not in STRATEGIES:
         raise ValueError(f"--strategy must be one of {', '.join(STRATEGIES)}")
-    if not question.strip():
-        raise ValueError("question: must not be empty")
+    question = checked_question(question, settings().max_question_chars)
     corpus = load_corpus_for(settings())
     retriever = corpus.retriever.subset(chapters_option(chapters))
     trace = retriever.search(question, _options(strategy, budget, max_blocks, policy, explain))

@@ -12,9 +12,10 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.errors import NotFound, QueryRejected
+from core.errors import NotFound
 from core.llm import ChatClient
 from core.settings import Settings
+from core.validation import checked_question
 from kb.answering.answer_models import (
     AnswerContext,
     AskRequest,
@@ -75,11 +76,7 @@ class AskService:
 
     def ask(self, request: AskRequest) -> AskResponse:
         started = time.perf_counter()
-        question = request.question.strip()
-        if not question:
-            raise QueryRejected("question: must not be empty")
-        if len(question) > self.settings.max_question_chars:
-            raise QueryRejected(f"question: longer than {self.settings.max_question_chars} characters")
+        question = checked_question(request.question, self.settings.max_question_chars)
         session_id = request.session_id or uuid.uuid4().hex[:12]
         previous = self._session(session_id)
         options = SearchOptions(budget=request.budget or self.settings.budget,

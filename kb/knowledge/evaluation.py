@@ -5,11 +5,11 @@ A pair is right when all three hold:
 - **begins**: the pair's `first_met` passage, or the first source of a relation of an expected
   type, lies in the expected chapter;
 - **shared event**: a key shared event (the ones `kbx pair` lists without `--all`) lies in the
-  expected chapter and its title holds one of the expected words, or one of its sources sits in
+  expected chapter and its title or place holds one of the expected words, or one of its sources sits in
   the block of the expected quote.
 
 A key stage of a journey is found when a stage spans its chapter and the stage's title or one of
-its listed events' titles holds one of the expected words, or one of the stage's sources sits in
+its listed events' titles or places holds one of the expected words, or one of the stage's sources sits in
 the block of the expected quote. Recall = found key stages / expected key stages.
 """
 
@@ -112,7 +112,8 @@ def judge_pair(case: PairCase, pair: Pair, block_of: BlockOf) -> PairVerdict:
     shown: list[EventView] = [e for e in pair.shared_events if e.id in key]
     expected = case.shared_event
     block = block_of(expected.chapter, expected.quote) if expected.quote else None
-    shared = any(e.chapter == expected.chapter and (_has_word(e.title, expected.words)
+    shared = any(e.chapter == expected.chapter and (_has_word(f"{e.title} {e.place or ''}",
+                                                              expected.words)
                                                     or _in_block(e.sources, block))
                  for e in shown)
     return PairVerdict(id=case.id, relation=bool(wanted), begins=case.begins_chapter in begins,
@@ -128,7 +129,8 @@ def judge_journey(case: JourneyCase, journey: Journey, block_of: BlockOf) -> Jou
         for stage in journey.stages:
             if not stage.chapters or not stage.chapters[0] <= key.chapter <= stage.chapters[-1]:
                 continue
-            titles = [stage.title, *(e.title for e in stage.events)]
+            titles = [stage.title, *(e.title for e in stage.events),
+                      *(e.place for e in stage.events if e.place)]
             if any(_has_word(t, key.words) for t in titles) or _in_block(stage.sources, block) \
                     or any(_in_block(e.sources, block) for e in stage.events):
                 hit = True

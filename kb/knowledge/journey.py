@@ -18,7 +18,8 @@ The rule, over the person's events in book order (`Event.order`) and states by c
    An arc none of whose events is about the person joins the arc before it.
 4. **Titles.** A stage is titled by its most important event (ties: the earliest), so it says
    what happens; a stage of states alone by the first state's value. It lists its key events (at
-   most `KEY_EVENTS`, the most important, in book order) and counts the rest.
+   most `KEY_EVENTS`: the most important, spread over the arc's chapters, in book order) and
+   counts the rest.
 5. **States** join the stage that holds their chapter (states before the first event join the
    first stage). A stage lists its chapters (of all its events and states), and the source
    quotes of its key events, then of its states, each quote once.
@@ -48,7 +49,7 @@ from kb.knowledge.views import (
 
 MAX_STAGES = 12
 """A reader follows a life in about a dozen arcs, the busiest hero's included."""
-KEY_EVENTS = 4
+KEY_EVENTS = 5
 """Events listed per stage; the rest are counted."""
 CHAPTER_GAP = 5
 """A jump of this many chapters between two of the person's events is a strong opening."""
@@ -105,8 +106,7 @@ class _Arc:
     def view(self) -> JourneyStage:
         chapters = sorted({e.chapter for e in self.events} | {s.chapter for s in self.states})
         ranked = sorted(range(len(self.events)), key=lambda i: (-self.scores[i], i))
-        key = sorted(ranked[:KEY_EVENTS])
-        events = [self.events[i] for i in key]
+        events = [self.events[i] for i in _key_events(self.events, self.scores)]
         if events:
             top = self.events[ranked[0]]
             title, place = top.title, top.place or next(
@@ -119,6 +119,25 @@ class _Arc:
                             other_events=len(self.events) - len(events),
                             states=[StateView.of(s) for s in self.states],
                             sources=_sources([*events, *self.states]))
+
+
+def _key_events(events: Sequence[Event], scores: Sequence[int]) -> list[int]:
+    """Indexes of the arc's key events in book order: the most important first, each next one
+    gaining up to 1 for lying chapters away from those taken (an arc of ten chapters lists its
+    episodes, not five scenes of its first chapter)."""
+    if len(events) <= KEY_EVENTS:
+        return list(range(len(events)))
+    chosen: list[int] = []
+    left = list(range(len(events)))
+    while left and len(chosen) < KEY_EVENTS:
+        def gain(i: int) -> tuple[float, int]:
+            far = min((abs(events[i].chapter - events[j].chapter) for j in chosen), default=0)
+            return (scores[i] + min(far, 3) / 3, -i)
+
+        best = max(left, key=gain)
+        left.remove(best)
+        chosen.append(best)
+    return sorted(chosen)
 
 
 def _end_chapter(events: Sequence[Event], states: Sequence[State]) -> int | None:

@@ -5,7 +5,8 @@ The rule, over the pair's relations and shared events (book order):
 - **First met**: the earliest of the relations' first sources and the shared events' first sources
   (by chapter, then the event's order): the passage where their story together begins.
 - **Key shared events** (at most `KEY_SHARED`): each event scores by `shared_score` — both named in
-  its title 3 (one of them 1), a turning point 2, a small scene (four people or fewer) 1. The first
+  its title 3 (one of them 1), an event that one of their relations cites (`Relation.events`) 3, a
+  turning point 2, a small scene (four people or fewer) 1. The first
   and the last shared event (how it began, how it ended) are always kept; the rest are taken
   greedily, the highest score first with a bonus for lying far (up to `SPREAD` chapters) from the
   events already kept, so that they spread over the book. They are listed in book order and the
@@ -29,22 +30,26 @@ def _names(person: Person) -> list[str]:
     return [k for k in {to_simplified(n) for n in person.all_names} if len(k) >= 2]
 
 
-def shared_score(event: EventView, a: Sequence[str], b: Sequence[str]) -> int:
+def shared_score(event: EventView, a: Sequence[str], b: Sequence[str],
+                 linked: frozenset[str] = frozenset()) -> int:
     title = to_simplified(event.title)
     named = sum(1 for names in (a, b) if any(n in title for n in names))
     score = 3 if named == 2 else named
+    score += 3 if event.id in linked else 0
     score += 2 if event.turning_point else 0
     score += 1 if len(event.participants) <= 4 else 0
     return score
 
 
 def key_shared_events(events: Sequence[EventView], a: Person, b: Person,
-                      limit: int = KEY_SHARED) -> list[EventView]:
+                      relations: Sequence[RelationView] = (), limit: int = KEY_SHARED
+                      ) -> list[EventView]:
     """The shared events that matter, spread over the book (rule in the module docstring)."""
     if len(events) <= limit:
         return list(events)
     names_a, names_b = _names(a), _names(b)
-    scores = [shared_score(e, names_a, names_b) for e in events]
+    linked = frozenset(eid for r in relations for eid in r.events)
+    scores = [shared_score(e, names_a, names_b, linked) for e in events]
     chosen = {0, len(events) - 1}
     left = [i for i in range(1, len(events) - 1)]
     while left and len(chosen) < limit:
@@ -79,4 +84,4 @@ def build_pair(a: Person, b: Person, relations: Iterable[Relation], events: Iter
     shared = [EventView.of(e) for e in sorted(events, key=lambda e: e.order)]
     return Pair(a=PersonView.of(a), b=PersonView.of(b), relations=rels, shared_events=shared,
                 first_met=first_met(rels, shared),
-                key_events=[e.id for e in key_shared_events(shared, a, b)])
+                key_events=[e.id for e in key_shared_events(shared, a, b, rels)])
