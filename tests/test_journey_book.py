@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kb.knowledge.bundle import KnowledgeBundle
-from kb.knowledge.journey import MAX_STAGES, build_journey
+from kb.knowledge.journey import KEY_EVENTS, MAX_STAGES, build_journey
 from kb.knowledge.views import Journey
 
 HEROES = ["song_jiang", "wu_song", "li_kui", "lu_junyi", "lu_zhishen", "lin_chong", "shi_jin",
@@ -51,4 +51,4 @@ def test_the_densest_life_keeps_key_events_and_counts_the_rest(
     listed = sum(len(s.events) for s in journey.stages)
     counted = sum(s.other_events for s in journey.stages)
     total = sum(1 for e in kb_curated_bundle.events if "song_jiang" in e.person_ids)
-    assert listed + counted == total and listed <= 4 * MAX_STAGES
+    assert listed + counted == total and listed <= KEY_EVENTS * MAX_STAGES
