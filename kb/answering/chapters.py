@@ -3,16 +3,15 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from core.text import to_simplified
+from kb.answering.planner import CHAPTER_ASK
 from retrieval.analyzers import clean_query, ngram_terms
 from retrieval.bm25 import lucene_idf
 
-CHAPTER_ASK = re.compile(r"第几回|哪一回|哪回|第几章|哪一章|哪一回目|在几回|回目")
 MIN_SHARED = 2
 """A title must share at least this many bigrams with the question to be the answer."""
 
@@ -34,10 +33,9 @@ class ChapterTitles:
         self._idf = {g: lucene_idf(c, n) for g, c in df.items()}
 
     def match(self, question: str) -> ChapterMatch | None:
-        """The chapter whose title best matches a which-chapter question, else None."""
+        """The chapter whose title best matches a which-chapter question (the plan decides that
+        it is one: `Plan.asks == "chapter"`), else None."""
         text = to_simplified(question)
-        if not CHAPTER_ASK.search(text):
-            return None
         asked = {g for g in ngram_terms(clean_query(CHAPTER_ASK.sub(" ", text))) if len(g) == 2}
         best: ChapterMatch | None = None
         for number, grams in self._grams.items():

@@ -1,5 +1,19 @@
-"""The offline composer: an extractive answer from the knowledge records and the best sentences of
-the packed blocks, every statement with a verbatim quote and its block id. Needs no LLM."""
+"""The offline composer: the answer first — one or two sentences that say what was asked, in the
+book's terms — then the supporting records and verbatim quotes, each with its block id. Needs no
+LLM. What is asked was decided by the planner (`Plan.kind`, `Plan.asks`, `Plan.moment`); this
+module only reads it:
+
+- who → the names (an event's participants by role, or the people a sentence names);
+- where → the event's place; when / which chapter → 第N回; how many → the number as the book
+  gives it (十五碗); a name → the name beside the role; made of → the sentence that says it;
+- why → the cause: the matching record's own account, then the events before it;
+- how it ended → the fate (the person's last status state); how it began → the first events;
+- who someone is → their record; a pair → what they are to each other, where it began, the
+  shared events that matter (spread over the book, the end included), the rest counted;
+- a journey → one paragraph per stage, in order.
+
+Refusals (`kb.answering.refusals`) come first: an answer is given only when the asked thing is
+found in a record or a packed block."""
 
 from __future__ import annotations
 
@@ -7,30 +21,43 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from core.text import is_cjk, normalize
+from core.text import normalize, to_simplified
 from ingest.chunking import Block
 from kb.answering.answer_models import StageNote
-from kb.answering.coverage import best_sentences, question_weights
+from kb.answering.coverage import _forms, best_sentences, coverage, question_weights
 from kb.answering.evidence import Gathered
-from kb.answering.planner import PeopleIndex, dangling_reference
+from kb.answering.planner import PeopleIndex, Plan
 from kb.answering.quotes import sentences
-from kb.answering.record_search import participants
-from kb.answering.sufficiency import (
+from kb.answering.record_search import participants, render
+from kb.answering.refusals import (
+    NUMERAL,
     RelationTypes,
     asserts_action,
+    made_of_in,
     missing_part,
+    normalized,
+    not_covered,
     premise_problem,
+    refuse_question,
     unknown_name,
 )
-from kb.knowledge.models import Event, Person, Relation, State
-from kb.knowledge.views import SourceView
+from kb.knowledge.models import Event, Person, Record, Relation, State
+from kb.knowledge.views import EventView, Pair, RelationView, SourceView
 
-KNOWLEDGE_LINES = 2
+BlockOf = Callable[[str], Block | None]
 MAX_QUOTE_CHARS = 80
-"""Longer sentences (rosters, verses) are not offered as quotes in temporal answers."""
-MIN_COVERAGE = 0.25
-"""An open question is answered only when a sentence of the evidence holds at least this share of
-the question's content weight (`kb.answering.coverage`); calibrated on the dev sets (README)."""
+"""Longer sentences (rosters, verses) are not offered as quotes beside records."""
+SUPPORT_RECORDS = 2
+SUPPORT_SENTENCES = 3
+MIN_RECORD_COVERAGE = 0.34
+"""A record leads the answer only when it holds this share of the question's content weight."""
+CAUSE_EVENTS = 2
+CAUSE_CHAPTERS = 8
+"""Why: the events of the same people at most this many chapters before the asked one."""
+MAX_PAIR_RELATIONS = 6
+GENERIC_TYPES = frozenset({"acquaintance", "colleague", "ally"})
+"""Relation types that say little; listed after the specific ones."""
+SUMMARY_CHARS = 60
 
 
 @dataclass
@@ -49,52 +76,21 @@ def _first_quote(sources: Sequence[SourceView]) -> tuple[str, str] | None:
     return None
 
 
+def _record_quote(record: Record) -> tuple[str, str] | None:
+    return _first_quote([SourceView.of(r) for r in getattr(record, "sources", [])])
+
+
 def _cite(quote: tuple[str, str] | None) -> str:
     return f"「{quote[0]}」〔{quote[1]}〕" if quote else ""
 
 
-MAX_PAIR_RELATIONS = 6
-GENERIC_TYPES = frozenset({"acquaintance", "colleague", "ally"})
-"""Relation types that say little; listed after the specific ones."""
-MAX_PAIR_EVENTS = 10
-"""Shared events listed in a pair answer (the rest are counted; `kbx pair` lists them all)."""
-
-
-def compose_pair(g: Gathered) -> Draft:
-    """Relations, then shared events in book order, each with a quote. The records are the plan's
-    (curated ones when the pair has any: extracted records then only add noise to the answer)."""
-    assert g.pair is not None
-    a, b = g.pair.a.name, g.pair.b.name
-    names = {g.pair.a.id: a, g.pair.b.id: b}
-    chosen = {r.id for r in g.plan_records}
-    relations = sorted((r for r in g.pair.relations if r.id in chosen),
-                       key=lambda r: r.type in GENERIC_TYPES)  # stable: specific types first
-    events = [e for e in g.pair.shared_events if e.id in chosen]
-    left = len(g.pair.relations) + len(g.pair.shared_events) - len(relations) - len(events)
-    left += max(0, len(events) - MAX_PAIR_EVENTS) + max(0, len(relations) - MAX_PAIR_RELATIONS)
-    events, relations = events[:MAX_PAIR_EVENTS], relations[:MAX_PAIR_RELATIONS]
-    lines, quotes = [], []
-    for rel in relations:
-        q = _first_quote(rel.sources)
-        arrow = "→" if rel.directed else "与"
-        lines.append(f"· {names.get(rel.source, rel.source)}{arrow}{names.get(rel.target, rel.target)}"
-                     f"：{rel.label}。{rel.description}{_cite(q)}")
-        quotes += [q] if q else []
-    if events:
-        lines.append("共同经历（按书中顺序）：")
-    for ev in events:
-        q = _first_quote(ev.sources)
-        lines.append(f"· 第{ev.chapter}回 {ev.title}：{ev.summary}{_cite(q)}")
-        quotes += [q] if q else []
-    if lines and left:
-        lines.append(f"（另有 {left} 条记录，`kbx pair {a} {b}` 可查看全部）")
-    if not lines:
-        return Draft("insufficient", "", f"知识库中没有{a}与{b}之间的关系或共同事件。")
-    return Draft("answered", f"{a}与{b}：\n" + "\n".join(lines), quotes=quotes)
-
-
-MAX_STAGE_EVENTS = 6
-"""Event titles named in one stage's note; the rest are counted."""
+def _short(text: str, limit: int = SUMMARY_CHARS) -> str:
+    """The text cut at a clause end within `limit` characters (whole when short)."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    cut = max(text.rfind(p, 0, limit) for p in "。；，")
+    return text[:cut] if cut > limit // 3 else text[:limit] + "…"
 
 
 def chapter_span(chapters: Sequence[int]) -> str:
@@ -105,109 +101,136 @@ def chapter_span(chapters: Sequence[int]) -> str:
     return f"第{lo}回" if lo == hi else f"第{lo}–{hi}回"
 
 
-def _stage_note(titles: Sequence[str], states: Sequence[str]) -> str:
-    named = "；".join(titles[:MAX_STAGE_EVENTS]) or "；".join(states)
-    more = len(titles) - MAX_STAGE_EVENTS
-    return named + (f"；等 {len(titles)} 件事" if more > 0 else "")
+class _Writer:
+    """Lines and quotes of one answer; every quote cited is kept for the checks."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.quotes: list[tuple[str, str]] = []
+
+    def add(self, line: str, quote: tuple[str, str] | None = None) -> None:
+        self.lines.append(line + _cite(quote))
+        if quote:
+            self.quotes.append(quote)
+
+    def draft(self, stages: list[StageNote] | None = None) -> Draft:
+        return Draft("answered", "\n".join(self.lines), quotes=self.quotes, stages=stages or [])
 
 
-def compose_journey(g: Gathered, after: int | None = None) -> Draft:
-    """The skeleton's stages, each with a note and quotes; a follow-up (`after` a chapter) keeps
-    the stages that go on past it."""
-    assert g.journey is not None
-    person = g.journey.person.name
-    all_stages = g.journey.stages
-    later = [s for s in all_stages if after is not None and s.chapters and max(s.chapters) > after]
-    shown = later or all_stages
-    stages, quotes, lines = [], [], []
-    for i, stage in enumerate(shown, start=1):
-        note = _stage_note([e.title for e in stage.events], [s.value for s in stage.states])
-        stage_quotes = [q for q in (_first_quote([s]) for s in stage.sources[:2]) if q]
-        quotes += stage_quotes
-        stages.append(StageNote(title=stage.title, chapters=stage.chapters, note=note))
-        lines.append(f"{i}. {stage.title}（{chapter_span(stage.chapters)}）：{note}"
-                     + "".join(_cite(q) for q in stage_quotes[:1]))
-    if not stages:
-        return Draft("insufficient", "", f"知识库中没有{person}的经历。")
-    head = (f"{person}在第{after}回以后的经历，分{len(stages)}个阶段：" if later else
-            f"{person}的经历，分{len(stages)}个阶段：")
-    return Draft("answered", head + "\n" + "\n".join(lines), quotes=quotes, stages=stages)
+@dataclass
+class _Ctx:
+    """What every composer reads."""
+
+    g: Gathered
+    block_of: BlockOf
+    people: PeopleIndex
+    df: Callable[[str], int]
+    n_docs: int
+
+    @property
+    def plan(self) -> Plan:
+        return self.g.plan
+
+    def name(self, person_id: str) -> str:
+        person = self.people.people.get(person_id)
+        return person.name if person else person_id
+
+    @property
+    def all_names(self) -> list[str]:
+        return [n for pid in self.plan.person_ids for n in self.people.people[pid].all_names]
+
+    def weights(self) -> dict[str, float]:
+        return question_weights(self.plan.cleaned, [*self.all_names, *self.plan.names], self.df,
+                                self.n_docs)
+
+    def render(self, record: Record) -> str:
+        return render(record, {pid: p.name for pid, p in self.people.people.items()
+                               if pid in participants(record)})
 
 
-def compose_open(g: Gathered, block_of: Callable[[str], Block | None],
-                 people: PeopleIndex, question: str, df: Callable[[str], int], n_docs: int
-                 ) -> Draft:
-    names = [n for pid in g.plan.person_ids for n in people.people[pid].all_names]
-    weights = question_weights(g.plan.cleaned, [*names, *g.plan.names], df, n_docs)
-    best = best_sentences(_about(g.packed, block_of, names), block_of, weights,
-                          g.profile.wordings)
-    if not best or (weights and best[0][0] < MIN_COVERAGE):
-        missing = "、".join(sorted(weights, key=weights.__getitem__, reverse=True)[:6])
-        what = f"问题的要点（{missing}）" if missing else "与问题相关的原文"
-        return Draft("insufficient", "", f"证据中找不到{what}。")
-    records = [h.record for h in g.knowledge[:KNOWLEDGE_LINES]]
-    lacking = missing_part(question, [s for _, s, _ in best],
-                           {p for r in records for p in participants(r)}, g.plan.person_ids, people)
-    if lacking:
-        return Draft("insufficient", "", lacking + "。")
-    lines, quotes = [], []
-    about = set(g.plan.person_ids)
-    relevant = [h for h in g.knowledge if isinstance(h.record, Event | Relation | State)
-                and (not about or participants(h.record) & about)
-                and not (isinstance(h.record, Event) and h.record.origin == "extracted")]
-    # extracted scene events only say who was together: they point to evidence, not answer
-    for hit in relevant[:KNOWLEDGE_LINES]:
-        record = hit.record
-        if isinstance(record, Event | Relation | State):
-            q = _first_quote([SourceView.of(r) for r in record.sources])
-            lines.append(f"· {hit.text.split('：', 1)[-1][:80]}{_cite(q)}")
-            quotes += [q] if q else []
-    for coverage, sentence, chunk_id in best:
-        if coverage > 0 or not weights:
-            lines.append(f"· 原文：{_cite((sentence, chunk_id))}")
-            quotes.append((sentence, chunk_id))
-    return Draft("answered", "\n".join(lines), quotes=quotes)
+# --- the entry point ---------------------------------------------------------------------------
+
+def compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
+            df: Callable[[str], int], n_docs: int, relation_types: RelationTypes,
+            after: int | None = None) -> Draft:
+    """The offline answer for the plan, or `insufficient` with the reason. `after`: the chapter a
+    follow-up continues from."""
+    plan = g.plan
+    reason = refuse_question(question, plan, g.profile.book)
+    if reason:
+        return Draft("insufficient", "", reason)
+    named = [pid for pid, _ in people.find(question)]
+    problem = None
+    if asserts_action(question) and len(named) >= 2:
+        evidence = [s for c in g.packed if (b := block_of(c)) for s in sentences(b.text)]
+        problem = premise_problem(question, named, {p: people.people[p].name for p in named},
+                                  relation_types, evidence, people)
+    problem = problem or unknown_name(plan, named, people, g.profile.titles)
+    if problem:
+        return Draft("insufficient", "", problem + "。")
+    ctx = _Ctx(g, block_of, people, df, n_docs)
+    if plan.kind == "pair" and g.pair is not None and (g.pair.relations or g.pair.shared_events):
+        if plan.asks == "chapter" and g.chapter is not None:
+            return compose_chapter(ctx)
+        if plan.asks == "why":
+            return _with_passages(compose_pair_why(ctx), ctx)
+        if plan.moment == "ended" and plan.asks in ("relation", "how", "what", "where"):
+            return compose_fate(ctx, plan.person_ids)
+        return _with_passages(compose_pair(ctx), ctx)
+    if plan.kind == "journey" and g.journey is not None:
+        if plan.moment == "ended":
+            return compose_fate(ctx, plan.person_ids[:1])
+        return compose_journey(g, after)
+    if plan.asks == "identity" and len(plan.person_ids) == 1:
+        return compose_profile(people.people[plan.person_ids[0]])
+    if plan.asks == "chapter" and g.chapter is not None:
+        return compose_chapter(ctx)
+    if plan.moment == "ended" and plan.person_ids and plan.asks in ("how", "what", "where"):
+        return compose_fate(ctx, plan.person_ids[:1])
+    if plan.moment == "began" and g.temporal and plan.asks in ("how", "what"):
+        return compose_temporal(ctx)
+    return compose_fact(ctx)
 
 
-def compose_chapter(g: Gathered, block_of: Callable[[str], Block | None], names: Sequence[str],
-                    df: Callable[[str], int], n_docs: int) -> Draft:
-    """第几回: the chapter whose title matches, and the sentence of that chapter that holds the
-    most of the question (the title line itself is not part of any block, so not quoted)."""
-    assert g.chapter is not None
-    chapter = g.chapter
-    weights = question_weights(g.plan.cleaned, [*names, *g.plan.names], df, n_docs)
-    mine = [c for c in g.packed if (b := block_of(c)) and b.chapter == chapter.chapter]
-    best = best_sentences(mine, block_of, weights, g.profile.wordings, limit=1)
-    lines = [f"{chapter.title}（第{chapter.chapter}回）"]
-    quotes = [(sentence, chunk_id) for _, sentence, chunk_id in best]
-    lines += [f"· {_cite(q)}" for q in quotes]
-    return Draft("answered", "\n".join(lines), quotes=quotes)
+# --- fact questions: who, where, when, how many, a name, made of, why, how, what ---------------
+
+def _candidates(ctx: _Ctx) -> list[Record]:
+    """Records that may answer: the knowledge hits and the named people's own events, about the
+    named people when the question names any (extracted scene events only say who was
+    together: they point to evidence, never answer)."""
+    about = set(ctx.plan.person_ids)
+    records: list[Record] = [h.record for h in ctx.g.knowledge
+                             if isinstance(h.record, Event | Relation | State)]
+    for timeline in ctx.g.timelines.values():
+        records += timeline.events
+    seen: set[str] = set()
+    out = []
+    for record in records:
+        if record.id in seen or (about and not participants(record) & about):
+            continue
+        if isinstance(record, Event) and record.origin == "extracted":
+            continue
+        seen.add(record.id)
+        out.append(record)
+    return out
 
 
-def compose_temporal(g: Gathered, people: PeopleIndex,
-                     block_of: Callable[[str], Block | None]) -> Draft:
-    """How something began or ended: the earliest or latest events of the person, in book order,
-    each with its quote, and the block's first sentence that names the person when the event's
-    own quote does not."""
-    persons = [people.people[p] for p in g.plan.person_ids]
-    keys = [k for p in persons for k in {normalize(n) for n in p.all_names} if len(k) >= 2]
-    lines, quotes = [f"{'、'.join(p.name for p in persons)}（按书中顺序）："], []
-    for event in g.temporal:
-        q = _first_quote([SourceView.of(r) for r in event.sources])
-        lines.append(f"· 第{event.chapter}回 {event.title}{_cite(q)}")
-        quotes += [q] if q else []
-        block = block_of(q[1]) if q else None
-        if q and block and not any(k in normalize(q[0]) for k in keys):
-            named = next((s for s in sentences(block.text) if len(s) <= MAX_QUOTE_CHARS
-                          and any(k in normalize(s) for k in keys)), None)
-            if named:
-                lines.append(f"  {_cite((named, block.id))}")
-                quotes.append((named, block.id))
-    return Draft("answered", "\n".join(lines), quotes=quotes)
+def _best_record(ctx: _Ctx, weights: dict[str, float], records: Sequence[Record]
+                 ) -> tuple[float, Record] | None:
+    """The record holding the most of the question's content weight (ties: knowledge order)."""
+    if not weights:
+        return None
+    forms = {t: _forms(t, ctx.g.profile.wordings) for t in weights}
+    best: tuple[float, Record] | None = None
+    for record in records:
+        text = to_simplified(ctx.render(record))
+        score = coverage(text, weights, forms)
+        if best is None or score > best[0]:
+            best = (score, record)
+    return best
 
 
-def _about(packed: Sequence[str], block_of: Callable[[str], Block | None],
-           names: Sequence[str]) -> list[str]:
+def _about(packed: Sequence[str], block_of: BlockOf, names: Sequence[str]) -> list[str]:
     """The packed blocks that mention the question's people (all blocks when it names none): an
     answer about 武松 is quoted from passages about 武松, not from a similar sentence on 李逵."""
     if not names:
@@ -216,73 +239,423 @@ def _about(packed: Sequence[str], block_of: Callable[[str], Block | None],
     return [c for c in packed if (b := block_of(c)) and any(k in normalize(b.text) for k in keys)]
 
 
-def compose(g: Gathered, block_of: Callable[[str], Block | None], people: PeopleIndex,
-            question: str, df: Callable[[str], int], n_docs: int,
-            relation_types: RelationTypes, after: int | None = None) -> Draft:
-    """The offline answer for the plan's kind, or `insufficient` with the reason. `after`: the
-    chapter a follow-up continues from."""
-    if not any(is_cjk(ch) for ch in question):
-        return Draft("insufficient", "", f"问题里没有中文字词：本服务检索{g.profile.book}原文，"
-                                         "请用中文提问（简体、繁体均可）。")
-    if dangling_reference(question, g.plan):
-        return Draft("insufficient", "", "问题里的“他/她”指谁？请先问一个提到人物的问题"
-                                         "（并沿用同一个 session_id），或直接写出人名。")
-    named = [pid for pid, _ in people.find(question)]
-    problem = None
-    if asserts_action(question) and len(named) >= 2:
-        evidence = [s for c in g.packed if (b := block_of(c)) for s in sentences(b.text)]
-        problem = premise_problem(question, named, {p: people.people[p].name for p in named},
-                                  relation_types, evidence, people)
-    problem = problem or unknown_name(question, named, people, g.profile.titles)
-    if problem:
-        return Draft("insufficient", "", problem + "。")
-    names = [n for pid in g.plan.person_ids for n in people.people[pid].all_names]
-    if g.plan.kind == "pair" and g.pair is not None and (g.pair.relations or g.pair.shared_events):
-        return _with_passages(compose_pair(g), g, block_of, names, df, n_docs)
-    if g.plan.kind == "journey" and g.journey is not None:
-        return compose_journey(g, after)
-    if len(g.plan.person_ids) == 1 and asks_identity(question, names):
-        return compose_profile(people.people[g.plan.person_ids[0]])
-    if g.chapter is not None:
-        return compose_chapter(g, block_of, names, df, n_docs)
-    if g.temporal and g.plan.kind == "open":
-        return compose_temporal(g, people, block_of)
-    return compose_open(g, block_of, people, question, df, n_docs)
+def compose_fact(ctx: _Ctx) -> Draft:
+    plan = ctx.plan
+    weights = ctx.weights()
+    best = best_sentences(_about(ctx.g.packed, ctx.block_of, ctx.all_names), ctx.block_of,
+                          weights, ctx.g.profile.wordings, limit=SUPPORT_SENTENCES + 1)
+    records = _candidates(ctx)
+    top = _best_record(ctx, weights, records)
+    record = top[1] if top and top[0] >= MIN_RECORD_COVERAGE else None
+    top_sentence = best[0][0] if best else 0.0
+    texts = [s for _, s, _ in best] + ([ctx.render(record)] if record else [])
+    reason = not_covered(plan, weights, max(top_sentence, top[0] if top else 0.0) if weights
+                         else (1.0 if best or record else 0.0), normalized(texts))
+    if reason:
+        return Draft("insufficient", "", reason + "。")
+    record_people = participants(record) if record else set()
+    lacking = missing_part(plan, texts, record_people, ctx.people)
+    if lacking:
+        return Draft("insufficient", "", lacking + "。")
+    w = _Writer()
+    lead = _lead(ctx, record, best)
+    if lead:
+        w.add(lead[0], lead[1])
+    if record is not None and plan.asks == "why":
+        for event in _events_before(ctx, record):
+            w.add(f"· 此前，第{event.chapter}回 {event.title}：{_short(event.summary)}",
+                  _record_quote(event))
+    if record is not None and not (lead and lead[2]):
+        w.add(f"· {_record_line(ctx, record)}", _record_quote(record))
+    shown = {record.id} if record else set()
+    for other in _supporting(ctx, records, weights, shown):
+        w.add(f"· {_record_line(ctx, other)}", _record_quote(other))
+    quoted = {q[0] for q in w.quotes}
+    for score, sentence, chunk_id in best[:SUPPORT_SENTENCES]:
+        if (score > 0 or not weights) and sentence not in quoted:
+            w.add("· 原文：", (sentence, chunk_id))
+    return w.draft()
 
 
-IDENTITY = re.compile(r"^(?:是|乃)?(?:什么来头|什么人|何人|谁|怎样的人|什么样的人|什么身份)"
-                      r"|来头|来历|出身|身份|简介|介绍一下|是个什么")
+def _record_line(ctx: _Ctx, record: Record) -> str:
+    if isinstance(record, Event):
+        place = f"（{record.place}）" if record.place else ""
+        return f"第{record.chapter}回 {record.title}{place}：{_short(record.summary, 80)}"
+    if isinstance(record, Relation):
+        arrow = "→" if record.directed else "与"
+        return (f"{ctx.name(record.source)}{arrow}{ctx.name(record.target)}：{record.label}。"
+                f"{_short(record.description, 80)}")
+    if isinstance(record, State):
+        return (f"{ctx.name(record.person)} 第{record.chapter}回起 {record.value}："
+                f"{_short(record.description, 80)}")
+    return _short(ctx.render(record), 80)
 
 
-def asks_identity(question: str, names: Sequence[str]) -> bool:
-    """Who is this person? (柴进是什么来头, 介绍一下宋江) — asked of one named person."""
-    text = normalize(question)
-    for name in sorted(map(normalize, names), key=len, reverse=True):
-        text = text.replace(name, "")
-    return bool(IDENTITY.search(text)) and len(text) <= 12
+def _supporting(ctx: _Ctx, records: Sequence[Record], weights: dict[str, float],
+                shown: set[str]) -> list[Record]:
+    """Up to `SUPPORT_RECORDS` more records that hold some of the question's words."""
+    if not weights:
+        return []
+    forms = {t: _forms(t, ctx.g.profile.wordings) for t in weights}
+    scored = [(coverage(to_simplified(ctx.render(r)), weights, forms), i, r)
+              for i, r in enumerate(records) if r.id not in shown]
+    scored = [s for s in scored if s[0] >= MIN_RECORD_COVERAGE]
+    scored.sort(key=lambda s: (-s[0], s[1]))
+    return [r for _, _, r in scored[:SUPPORT_RECORDS]]
 
+
+Lead = tuple[str, tuple[str, str] | None, bool]
+"""(the lead sentence, its quote, whether it already states the record)."""
+
+
+def _lead(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str]]
+          ) -> Lead | None:
+    """The sentence that answers what the plan asks (rules in the module docstring)."""
+    plan = ctx.plan
+    sentence = (best[0][1], best[0][2]) if best else None
+    quote = _record_quote(record) if record else sentence
+    where = f"（第{record.chapter}回 {record.title}）" if isinstance(record, Event) else ""
+    if plan.asks == "who":
+        names = _who(ctx, record, best)
+        if names:
+            return f"{names}。{where}", quote, False
+    if plan.asks == "where":
+        place = _place(record)
+        if place and isinstance(record, Event):
+            return f"在{place}{where}。{_short(record.summary)}", quote, True
+        if place:
+            return f"在{place}。", quote, False
+    if plan.asks == "when" and isinstance(record, Event | State):
+        title = record.title if isinstance(record, Event) else record.value
+        return f"第{record.chapter}回：{title}。", quote, False
+    if plan.asks == "how_many":
+        return _number(ctx, record, best)
+    if plan.asks == "name":
+        found = _names_beside(ctx, best)
+        if found:
+            return f"{found}。", sentence, False
+    if plan.asks == "made_of":
+        said = next(((s, c) for _, s, c in best if made_of_in(s, plan)), None)
+        if said:
+            return "书中写道：", said, False
+    if plan.asks == "why" and record is not None:
+        return f"原因：{_account(ctx, record)}", quote, True
+    if record is not None:
+        return _record_line(ctx, record), quote, True
+    if sentence:
+        return "书中写道：", sentence, False
+    return None
+
+
+def _account(ctx: _Ctx, record: Record) -> str:
+    """What a record says happened, in one sentence (events: title and summary)."""
+    if isinstance(record, Event):
+        return f"第{record.chapter}回 {record.title}——{_short(record.summary, 90)}"
+    if isinstance(record, Relation):
+        return (f"{_short(record.description, 90)}（{ctx.name(record.source)}与"
+                f"{ctx.name(record.target)}：{record.label}）")
+    if isinstance(record, State):
+        return f"第{record.chapter}回 {record.value}——{_short(record.description, 90)}"
+    return _short(ctx.render(record), 90)
+
+
+def _who(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str]]) -> str:
+    """The people a who-question asks for: the record's participants by role (the question's
+    own people left out), else the people the best sentence names."""
+    named = set(ctx.plan.person_ids)
+    if isinstance(record, Event):
+        by_role: dict[str, list[str]] = {}
+        for p in record.participants:
+            if p.person not in named:
+                by_role.setdefault(p.role, []).append(ctx.name(p.person))
+        if by_role:
+            return "；".join(f"{'、'.join(ns)}（{role}）" for role, ns in by_role.items())
+    if isinstance(record, Relation):
+        other = [p for p in (record.source, record.target) if p not in named]
+        if other:
+            return f"{'、'.join(ctx.name(p) for p in other)}（{record.label}）"
+    for _, sentence, _ in best:
+        found = [pid for pid, _ in ctx.people.find(sentence) if pid not in named]
+        if found:
+            return "、".join(dict.fromkeys(ctx.name(p) for p in found))
+    return ""
+
+
+def _place(record: Record | None) -> str | None:
+    if isinstance(record, Event):
+        return record.place
+    if isinstance(record, State) and record.kind == "place":
+        return record.value
+    return None
+
+
+def _number(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str]]
+            ) -> Lead | None:
+    """How many: the numeral with the question's unit as the book gives it (十五碗)."""
+    unit = (ctx.plan.detail.unit or "") + (ctx.plan.detail.noun or "")
+    pattern = re.compile(f"[{NUMERAL}]+{re.escape(unit)}" if unit else f"[{NUMERAL}]+\\S?")
+    for _, sentence, chunk_id in best:
+        found = pattern.search(to_simplified(sentence))
+        if found:
+            return f"{found.group(0)}。", (sentence, chunk_id), False
+    if record is not None:
+        found = pattern.search(to_simplified(ctx.render(record)))
+        if found:
+            return f"{found.group(0)}。{_record_line(ctx, record)}", _record_quote(record), True
+    return None
+
+
+def _names_beside(ctx: _Ctx, best: Sequence[tuple[float, str, str]]) -> str:
+    named = set(ctx.plan.person_ids)
+    for _, sentence, _ in best:
+        found = [pid for pid, _ in ctx.people.find(sentence) if pid not in named]
+        if found:
+            return "、".join(dict.fromkeys(ctx.name(p) for p in found))
+    return ""
+
+
+def _events_before(ctx: _Ctx, record: Record) -> list[Event]:
+    """The named people's events just before the asked one (within `CAUSE_CHAPTERS`)."""
+    if not isinstance(record, Event):
+        return []
+    before: dict[str, Event] = {}
+    for timeline in ctx.g.timelines.values():
+        for event in timeline.events:
+            if event.order < record.order and record.chapter - event.chapter <= CAUSE_CHAPTERS:
+                before[event.id] = event
+    ordered = sorted(before.values(), key=lambda e: e.order)
+    return ordered[-CAUSE_EVENTS:]
+
+
+# --- pairs -------------------------------------------------------------------------------------
+
+def _relation_line(ctx: _Ctx, pair: Pair, rel: RelationView) -> tuple[str, tuple[str, str] | None]:
+    names = {pair.a.id: pair.a.name, pair.b.id: pair.b.name}
+    arrow = "→" if rel.directed else "与"
+    began = rel.sources[0].chapter if rel.sources and rel.sources[0].chapter is not None else None
+    since = f"（第{began}回起）" if began is not None else ""
+    return (f"· {names.get(rel.source, rel.source)}{arrow}{names.get(rel.target, rel.target)}："
+            f"{rel.label}{since}。{_short(rel.description, 80)}", _first_quote(rel.sources))
+
+
+def _ordered_relations(pair: Pair, chosen: set[str]) -> list[RelationView]:
+    relations = [r for r in pair.relations if r.id in chosen] or list(pair.relations)
+    return sorted(relations, key=lambda r: r.type in GENERIC_TYPES)  # stable: specific first
+
+
+def _first_event(pair: Pair) -> EventView | None:
+    """The shared event where their story begins (the pair's first-met passage)."""
+    if pair.first_met is not None:
+        for event in pair.shared_events:
+            if any(s.chunk_id == pair.first_met.chunk_id and s.quote == pair.first_met.quote
+                   for s in event.sources):
+                return event
+    return pair.shared_events[0] if pair.shared_events else None
+
+
+def compose_pair(ctx: _Ctx) -> Draft:
+    """What the two are to each other and where it began; then the relations, each with the
+    chapter it began in; then the shared events that matter, in book order, the rest counted."""
+    g = ctx.g
+    pair = g.pair
+    assert pair is not None
+    a, b = pair.a.name, pair.b.name
+    chosen = {r.id for r in g.plan_records}
+    relations = _ordered_relations(pair, chosen)[:MAX_PAIR_RELATIONS]
+    labels = "、".join(dict.fromkeys(r.label for r in relations))
+    first = _first_event(pair)
+    w = _Writer()
+    lead = f"{a}与{b}：{labels}。" if labels else f"{a}与{b}："
+    if first is not None:
+        place = f"，在{first.place}" if first.place else ""
+        lead += f"二人的故事始于第{first.chapter}回{place}：{first.title}。"
+    if ctx.plan.moment == "began" and first is not None:
+        lead += _short(first.summary, 90)
+        w.add(lead, _first_quote(first.sources))
+    elif ctx.plan.moment == "ended" and pair.shared_events:
+        last = pair.shared_events[-1]
+        lead += f"最后在第{last.chapter}回：{last.title}——{_short(last.summary, 90)}"
+        w.add(lead, _first_quote(last.sources))
+    else:
+        w.add(lead)
+    for rel in relations:
+        line, quote = _relation_line(ctx, pair, rel)
+        w.add(line, quote)
+    key = set(pair.key_events)
+    events = [e for e in pair.shared_events if e.id in key] or pair.shared_events[:1]
+    if events:
+        w.add("要紧的共同经历（按书中顺序）：")
+    for event in events:
+        turn = "【转折】" if event.turning_point else ""
+        w.add(f"· 第{event.chapter}回 {event.title}{turn}：{_short(event.summary)}",
+              _first_quote(event.sources))
+    left_events = len(pair.shared_events) - len(events)
+    left_relations = len(pair.relations) - len(relations)
+    if left_events or left_relations:
+        w.add(f"（另有 {left_events} 件共同经历、{left_relations} 条关系，"
+              f"`kbx pair {a} {b} --all` 可查看全部）")
+    return w.draft()
+
+
+def compose_pair_why(ctx: _Ctx) -> Draft:
+    """Why, of two people: the pair's record that holds the most of the question is the account
+    of the cause; the shared events before it follow, then the relations."""
+    g = ctx.g
+    pair = g.pair
+    assert pair is not None
+    weights = ctx.weights()
+    records: list[Record] = [r for r in g.plan_records if isinstance(r, Event | Relation)]
+    top = _best_record(ctx, weights, records)
+    if top is None or top[0] < MIN_RECORD_COVERAGE:
+        return compose_pair(ctx)
+    record = top[1]
+    w = _Writer()
+    w.add(f"原因：{_account(ctx, record)}", _record_quote(record))
+    if isinstance(record, Event):
+        before = [e for e in pair.shared_events if e.order < record.order][-CAUSE_EVENTS:]
+        for event in before:
+            w.add(f"· 此前，第{event.chapter}回 {event.title}：{_short(event.summary)}",
+                  _first_quote(event.sources))
+    for rel in _ordered_relations(pair, {r.id for r in g.plan_records}):
+        if rel.id != record.id and rel.type not in GENERIC_TYPES:
+            line, quote = _relation_line(ctx, pair, rel)
+            w.add(line, quote)
+    return w.draft()
+
+
+def _with_passages(draft: Draft, ctx: _Ctx) -> Draft:
+    """A pair question that also asks something specific gets the sentences that answer it."""
+    weights = ctx.weights()
+    best = [b for b in best_sentences(ctx.g.packed, ctx.block_of, weights, ctx.g.profile.wordings,
+                                      limit=2) if b[0] >= MIN_RECORD_COVERAGE]
+    if draft.status != "answered" or not weights or not best:
+        return draft
+    quoted = {q[0] for q in draft.quotes}
+    lines = [f"· {_cite((s, c))}" for _, s, c in best if s not in quoted]
+    if lines:
+        draft.answer += "\n相关原文：\n" + "\n".join(lines)
+        draft.quotes += [(s, c) for _, s, c in best if s not in quoted]
+    return draft
+
+
+# --- journeys, fates, beginnings ---------------------------------------------------------------
+
+MAX_STAGE_EVENTS = 4
+"""Event titles named in one stage's paragraph; the rest are counted."""
+
+
+def _stage_note(titles: Sequence[str], states: Sequence[str], others: int) -> str:
+    named = "；".join(titles[:MAX_STAGE_EVENTS]) or "；".join(states)
+    more = others + max(0, len(titles) - MAX_STAGE_EVENTS)
+    return named + (f"；另有 {more} 件事" if more > 0 else "")
+
+
+def compose_journey(g: Gathered, after: int | None = None) -> Draft:
+    """One paragraph per stage, in order: its chapters and place, its key events, the rest
+    counted, a quote. A follow-up (`after` a chapter) keeps the stages that go on past it."""
+    assert g.journey is not None
+    person = g.journey.person.name
+    all_stages = g.journey.stages
+    later = [s for s in all_stages if after is not None and s.chapters and max(s.chapters) > after]
+    shown = later or all_stages
+    if not shown:
+        return Draft("insufficient", "", f"书中（知识库中）没有{person}的经历。")
+    w = _Writer()
+    first, last = shown[0], shown[-1]
+    since = f"第{after}回以后，" if later else ""
+    w.add(f"{person}{since}的经历分{len(shown)}个阶段：从“{first.title}”"
+          f"（{chapter_span(first.chapters)}）到“{last.title}”（{chapter_span(last.chapters)}）。")
+    stages = []
+    for i, stage in enumerate(shown, start=1):
+        note = _stage_note([e.title for e in stage.events], [s.value for s in stage.states],
+                           stage.other_events)
+        stage_quotes = [q for q in (_first_quote([s]) for s in stage.sources[:2]) if q]
+        place = f"，{stage.place}" if stage.place else ""
+        top = stage.events[0] if stage.events else None
+        told = f"{_short(top.summary, 50)}。" if top is not None and top.summary else ""
+        stages.append(StageNote(title=stage.title, chapters=stage.chapters, note=note))
+        w.add(f"{i}. {stage.title}（{chapter_span(stage.chapters)}{place}）：{told}{note}。",
+              stage_quotes[0] if stage_quotes else None)
+        w.quotes += stage_quotes[1:]
+    return w.draft(stages)
+
+
+def _fate(ctx: _Ctx, person_id: str) -> tuple[State | None, list[Event]]:
+    """A person's last status state and their last events."""
+    timeline = ctx.g.timelines.get(person_id)
+    if timeline is None:
+        return None, []
+    statuses = [s for s in timeline.states if s.kind == "status"]
+    return (statuses[-1] if statuses else None), timeline.events[-2:]
+
+
+def compose_fate(ctx: _Ctx, person_ids: Sequence[str]) -> Draft:
+    """How it ended: each person's last status state (death, departure …), then their last
+    events with quotes."""
+    w = _Writer()
+    events: dict[str, Event] = {}
+    for person_id in person_ids:
+        status, last = _fate(ctx, person_id)
+        name = ctx.name(person_id)
+        if status is not None:
+            w.add(f"{name}的结局（第{status.chapter}回）：{status.value}。"
+                  f"{_short(status.description, 90)}", _record_quote(status))
+        elif last:
+            w.add(f"{name}最后的事（第{last[-1].chapter}回）：{last[-1].title}。")
+        events.update({e.id: e for e in last})
+    if not w.lines:
+        return compose_fact(ctx)
+    for event in sorted(events.values(), key=lambda e: e.order):
+        w.add(f"· 第{event.chapter}回 {event.title}：{_short(event.summary)}", _record_quote(event))
+    return w.draft()
+
+
+def compose_temporal(ctx: _Ctx) -> Draft:
+    """How it began: the earliest events of the person, in book order, each with its quote, and
+    the block's first sentence that names the person when the event's quote does not."""
+    persons = [ctx.people.people[p] for p in ctx.plan.person_ids]
+    keys = [k for p in persons for k in {normalize(n) for n in p.all_names} if len(k) >= 2]
+    w = _Writer()
+    first = ctx.g.temporal[0]
+    w.add(f"{'、'.join(p.name for p in persons)}最早的事在第{first.chapter}回：{first.title}。"
+          f"{_short(first.summary)}")
+    for event in ctx.g.temporal:
+        q = _record_quote(event)
+        w.add(f"· 第{event.chapter}回 {event.title}", q)
+        block = ctx.block_of(q[1]) if q else None
+        if q and block and not any(k in normalize(q[0]) for k in keys):
+            named = next((s for s in sentences(block.text) if len(s) <= MAX_QUOTE_CHARS
+                          and any(k in normalize(s) for k in keys)), None)
+            if named:
+                w.add("  ", (named, block.id))
+    return w.draft()
+
+
+# --- who is this, which chapter ----------------------------------------------------------------
 
 def compose_profile(person: Person) -> Draft:
     """The person's record: names, profile and the passages it comes from."""
     quotes = [(ref.quote, ref.chunk_id) for ref in person.sources if ref.chunk_id][:3]
-    aliases = f"（{'、'.join(person.aliases)}）" if person.aliases else ""
+    aliases = f"，又称{'、'.join(person.aliases)}" if person.aliases else ""
     first = f"，第{person.first_chapter}回出场" if person.first_chapter is not None else ""
-    lines = [f"{person.name}{aliases}{first}：{person.profile}"]
-    lines += [f"· {_cite(q)}" for q in quotes]
     if not person.profile and not quotes:
-        return Draft("insufficient", "", f"知识库中没有{person.name}的介绍。")
-    return Draft("answered", "\n".join(lines), quotes=quotes)
+        return Draft("insufficient", "", f"书中（知识库中）没有{person.name}的介绍。")
+    w = _Writer()
+    w.add(f"{person.name}{aliases}{first}。{person.profile}")
+    for q in quotes:
+        w.add("· ", q)
+    return w.draft()
 
 
-def _with_passages(draft: Draft, g: Gathered, block_of: Callable[[str], Block | None],
-                   names: Sequence[str], df: Callable[[str], int], n_docs: int) -> Draft:
-    """A pair question that also asks something specific gets the sentences that answer it."""
-    weights = question_weights(g.plan.cleaned, [*names, *g.plan.names], df, n_docs)
-    best = [b for b in best_sentences(g.packed, block_of, weights, g.profile.wordings, limit=2)
-            if b[0] >= MIN_COVERAGE]
-    if draft.status != "answered" or not weights or not best:
-        return draft
-    lines = [f"· {_cite((sentence, chunk_id))}" for _, sentence, chunk_id in best]
-    draft.answer += "\n相关原文：\n" + "\n".join(lines)
-    draft.quotes += [(sentence, chunk_id) for _, sentence, chunk_id in best]
-    return draft
+def compose_chapter(ctx: _Ctx) -> Draft:
+    """第几回: the chapter whose title matches, and the sentence of that chapter that holds the
+    most of the question (the title line itself is not part of any block, so not quoted)."""
+    chapter = ctx.g.chapter
+    assert chapter is not None
+    mine = [c for c in ctx.g.packed if (b := ctx.block_of(c)) and b.chapter == chapter.chapter]
+    best = best_sentences(mine, ctx.block_of, ctx.weights(), ctx.g.profile.wordings, limit=1)
+    w = _Writer()
+    w.add(f"第{chapter.chapter}回：{chapter.title}。")
+    for _, sentence, chunk_id in best:
+        w.add("· ", (sentence, chunk_id))
+    return w.draft()

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from core.text import cjk_runs, to_simplified
 from ingest.chunking import Block
+from kb.answering.planner import FRAME_WORDS
 from kb.answering.quotes import sentence_pairs
 from retrieval.analyzers import FUNCTION_CHARS, clean_query
 from retrieval.bm25 import lucene_idf
@@ -21,10 +22,6 @@ KNOWN_DF = 2
 UNSEEN_WEIGHT = 2.0
 """A word the novel never uses weighs this many times the rarest known word: it is usually what
 the question is about (水果), and the text cannot hold it unless a curated wording does."""
-FRAME_WORDS = ("最后", "以后", "之后", "后来", "时候", "当时", "一次", "第一次", "到底", "为啥",
-               "一共", "大概", "差点", "中间", "一直", "这个", "那个", "这几回", "这几", "一下",
-               "哪些", "哪去", "到哪", "去哪", "那会儿", "是不是", "原来", "先后", "怎么了", "期间",
-               "的时候", "一下子", "具体")
 
 
 def question_weights(question: str, names: Sequence[str], df: Callable[[str], int],

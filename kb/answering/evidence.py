@@ -9,17 +9,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from core.errors import NotFound
-from core.text import normalize
 from kb.answering.chapters import ChapterMatch, ChapterTitles
 from kb.answering.expansion import expansions_for
-from kb.answering.planner import PeopleIndex, Plan, content_chars, plan_for_question
+from kb.answering.planner import PeopleIndex, Plan, plan_for_question
 from kb.answering.record_search import KnowledgeHit, KnowledgeIndex
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.journey import journey_of
 from kb.knowledge.models import Event, Person, Record
 from kb.knowledge.profile import CorpusProfile
 from kb.knowledge.protocol import RelationProvider
-from kb.knowledge.views import Journey, Pair, SourceView
+from kb.knowledge.views import Journey, Pair, SourceView, Timeline
 from retrieval.packing import Decision, pack
 from retrieval.retriever import Ranking, Retriever, SearchOptions, query_text
 
@@ -27,14 +26,8 @@ POINTER_BOOST = 20.0
 """A block that a selected record points to ranks as if 20 times higher in the lexical order
 (rank 40 → 2); on the dev sets any value from 15 to 50 gives the same figures (README)."""
 TOP_KNOWLEDGE_POINTERS = 3
-TEMPORAL_EVENTS = 3
-MAX_TEMPORAL_DETAIL = 4
-"""More content than this (characters) makes a 最后/第一次 question about an episode."""
-END_WORDS = ("最后", "结局", "下场", "最终", "临终", "怎么死", "如何死", "怎样死", "之死", "死因",
-             "归宿", "晚年")
-START_WORDS = ("第一次", "初次", "起初", "最初", "当初", "认识", "相识", "结识", "出身", "来历",
-               "来头", "头一回", "开始")
 """How many of the best-ranked knowledge records (beyond the plan's own) may point to blocks."""
+TEMPORAL_EVENTS = 3
 
 
 @dataclass
@@ -60,6 +53,9 @@ class Gathered:
     """What the answer step knows about the novel (title, wordings, titles)."""
     lexical: Ranking | None = None
     """The one lexical ranking of the query (the trace explains it; nothing ranks twice)."""
+    timelines: dict[str, Timeline] = field(default_factory=dict)
+    """Each named person's events and states (not for journeys: the journey holds them), for
+    answers that need what came before (why) or the end (the fate state)."""
 
 
 def _cite_only_read_blocks(pair: Pair | None, journey: Journey | None,
@@ -131,9 +127,10 @@ class EvidencePipeline:
         _cite_only_read_blocks(pair, journey, retriever.position)
         curated = [r for r in plan_records if getattr(r, "origin", "curated") == "curated"]
         plan_records = curated or plan_records  # curated records win over extracted ones
-        temporal = self._temporal(question, plan, plan_records)
+        timelines = self._timelines(plan)
+        temporal = self._temporal(plan, plan_records, timelines)
         plan_records = [*temporal, *plan_records]
-        chapter = self.titles.match(question)
+        chapter = self.titles.match(question) if plan.asks == "chapter" else None
         vouching = temporal or plan_records  # asked how it ended: only the last events vouch
         pointers = self._chapter_pointers(chapter, retriever) + _sources(vouching) + _sources(
             [h.record for h in knowledge if not isinstance(h.record, Person)][:TOP_KNOWLEDGE_POINTERS])
@@ -145,7 +142,7 @@ class EvidencePipeline:
         return Gathered(plan, query, expansions, knowledge, plan_records, pair, journey, ranking,
                         origins, packed,
                         {c: d.value for c, d in zip(ranking, decisions, strict=True)}, temporal,
-                        chapter, self.profile, lexical)
+                        chapter, self.profile, lexical, timelines)
 
     @staticmethod
     def _chapter_pointers(chapter: ChapterMatch | None, retriever: Retriever
@@ -156,26 +153,33 @@ class EvidencePipeline:
         return [(b.id, f"chapter:{chapter.chapter}") for b in retriever.blocks
                 if b.chapter == chapter.chapter]
 
-    def _temporal(self, question: str, plan: Plan, plan_records: list[Record]) -> list[Event]:
-        """A question about how something began or ended points to the earliest or latest events:
-        of the pair (their shared events), or of the one person named."""
-        text = normalize(question)
-        end = any(w in text for w in END_WORDS)
-        start = any(w in text for w in START_WORDS)
-        if end == start or not plan.person_ids:
+    def _timelines(self, plan: Plan) -> dict[str, Timeline]:
+        """The named people's events and states, unless the journey already holds them (and the
+        question does not ask how it ended)."""
+        if plan.kind == "journey" and plan.moment != "ended":
+            return {}
+        found = {}
+        for person_id in plan.person_ids[:2]:
+            try:
+                found[person_id] = self.provider.timeline(person_id)
+            except NotFound:
+                continue
+        return found
+
+    @staticmethod
+    def _temporal(plan: Plan, plan_records: list[Record], timelines: Mapping[str, Timeline]
+                  ) -> list[Event]:
+        """A question about how something began or ended (`Plan.moment`) points to the earliest
+        or latest events: of the pair (their shared events), or of the one person named."""
+        if plan.moment is None or not plan.person_ids:
             return []
-        names = [n for p in plan.person_ids for n in self.people.people[p].all_names]
-        if content_chars(plan.cleaned, names, (*END_WORDS, *START_WORDS),
-                         self.profile.place_chars) > MAX_TEMPORAL_DETAIL:
-            return []  # 在五台山…最后怎么离开: the end of one episode, not of the person
         if plan.kind == "pair":
             events = sorted((r for r in plan_records if isinstance(r, Event)), key=lambda e: e.order)
+        elif plan.person_ids[0] in timelines:
+            events = timelines[plan.person_ids[0]].events
         else:
-            try:
-                events = self.provider.events_of(plan.person_ids[0])
-            except NotFound:
-                return []
-        return events[-TEMPORAL_EVENTS:] if end else events[:TEMPORAL_EVENTS]
+            return []
+        return events[-TEMPORAL_EVENTS:] if plan.moment == "ended" else events[:TEMPORAL_EVENTS]
 
     def _plan_records(self, plan: Plan) -> tuple[Pair | None, Journey | None, list[Record]]:
         try:
