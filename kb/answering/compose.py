@@ -17,7 +17,6 @@ found in a record or a packed block."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -30,14 +29,17 @@ from kb.answering.planner import PeopleIndex, Plan
 from kb.answering.quotes import sentences
 from kb.answering.record_search import participants, render
 from kb.answering.refusals import (
-    NUMERAL,
+    MIN_COVERAGE,
     RelationTypes,
     asserts_action,
+    has_quantity,
     made_of_in,
     missing_part,
     normalized,
     not_covered,
+    not_stated,
     premise_problem,
+    quantity_pattern,
     refuse_question,
     unknown_name,
 )
@@ -58,6 +60,19 @@ MAX_PAIR_RELATIONS = 6
 GENERIC_TYPES = frozenset({"acquaintance", "colleague", "ally"})
 """Relation types that say little; listed after the specific ones."""
 SUMMARY_CHARS = 60
+QUANTITY_SENTENCES = 12
+MIN_QUANTITY_COVERAGE = 0.1
+"""A sentence about the named people that gives a number with the asked unit answers a how-many
+question when it holds this much of the question's content weight."""
+PAIR_FACT_ASKS = frozenset({"who", "where", "when", "how_many", "name", "made_of"})
+"""Asked of two people with content of its own, these want one fact, not the pair's story."""
+END_CHARS = "死亡寂化终葬"
+"""A focus word holding one of these still asks how the person ended (怎么圆寂的); any other
+focus (李逵的老娘是怎么死的 → 老娘) asks about something else."""
+
+
+def _about_the_end(plan: Plan) -> bool:
+    return all(any(ch in word for ch in END_CHARS) for word in plan.focus)
 
 
 @dataclass
@@ -141,7 +156,7 @@ class _Ctx:
 
     def weights(self) -> dict[str, float]:
         return question_weights(self.plan.cleaned, [*self.all_names, *self.plan.names], self.df,
-                                self.n_docs)
+                                self.n_docs, self.g.profile.wordings)
 
     def render(self, record: Record) -> str:
         return render(record, {pid: p.name for pid, p in self.people.people.items()
@@ -169,23 +184,28 @@ def compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
     if problem:
         return Draft("insufficient", "", problem + "。")
     ctx = _Ctx(g, block_of, people, df, n_docs)
+    fate = plan.moment == "ended" and _about_the_end(plan)
     if plan.kind == "pair" and g.pair is not None and (g.pair.relations or g.pair.shared_events):
         if plan.asks == "chapter" and g.chapter is not None:
             return compose_chapter(ctx)
         if plan.asks == "why":
             return _with_passages(compose_pair_why(ctx), ctx)
-        if plan.moment == "ended" and plan.asks in ("relation", "how", "what", "where"):
+        if fate and plan.asks in ("relation", "how", "what", "where"):
             return compose_fate(ctx, plan.person_ids)
+        if plan.asks in PAIR_FACT_ASKS and plan.focus:
+            return compose_fact(ctx)
+        if plan.asks == "whether":
+            return compose_whether(ctx)
         return _with_passages(compose_pair(ctx), ctx)
     if plan.kind == "journey" and g.journey is not None:
-        if plan.moment == "ended":
+        if fate:
             return compose_fate(ctx, plan.person_ids[:1])
         return compose_journey(g, after)
     if plan.asks == "identity" and len(plan.person_ids) == 1:
         return compose_profile(people.people[plan.person_ids[0]])
     if plan.asks == "chapter" and g.chapter is not None:
         return compose_chapter(ctx)
-    if plan.moment == "ended" and plan.person_ids and plan.asks in ("how", "what", "where"):
+    if fate and plan.person_ids and plan.asks in ("how", "what", "where"):
         return compose_fate(ctx, plan.person_ids[:1])
     if plan.moment == "began" and g.temporal and plan.asks in ("how", "what"):
         return compose_temporal(ctx)
@@ -202,7 +222,7 @@ def _candidates(ctx: _Ctx) -> list[Record]:
     records: list[Record] = [h.record for h in ctx.g.knowledge
                              if isinstance(h.record, Event | Relation | State)]
     for timeline in ctx.g.timelines.values():
-        records += timeline.events
+        records += [*timeline.events, *timeline.states]
     seen: set[str] = set()
     out = []
     for record in records:
@@ -242,12 +262,21 @@ def _about(packed: Sequence[str], block_of: BlockOf, names: Sequence[str]) -> li
 def compose_fact(ctx: _Ctx) -> Draft:
     plan = ctx.plan
     weights = ctx.weights()
-    best = best_sentences(_about(ctx.g.packed, ctx.block_of, ctx.all_names), ctx.block_of,
-                          weights, ctx.g.profile.wordings, limit=SUPPORT_SENTENCES + 1)
+    about = _about(ctx.g.packed, ctx.block_of, ctx.all_names)
+    best = best_sentences(about, ctx.block_of, weights, ctx.g.profile.wordings,
+                          limit=SUPPORT_SENTENCES + 1)
     records = _candidates(ctx)
     top = _best_record(ctx, weights, records)
     record = top[1] if top and top[0] >= MIN_RECORD_COVERAGE else None
     top_sentence = best[0][0] if best else 0.0
+    if plan.asks == "how_many":  # the sentences that give a number come first
+        counted = [b for b in best_sentences(about, ctx.block_of, weights, ctx.g.profile.wordings,
+                                             limit=QUANTITY_SENTENCES)
+                   if b[0] > 0 and has_quantity(b[1], plan)]
+        if counted:
+            best = counted[:SUPPORT_SENTENCES]
+            if counted[0][0] >= MIN_QUANTITY_COVERAGE:
+                top_sentence = max(top_sentence, MIN_COVERAGE)
     texts = [s for _, s, _ in best] + ([ctx.render(record)] if record else [])
     reason = not_covered(plan, weights, max(top_sentence, top[0] if top else 0.0) if weights
                          else (1.0 if best or record else 0.0), normalized(texts))
@@ -331,9 +360,9 @@ def _lead(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str
     if plan.asks == "how_many":
         return _number(ctx, record, best)
     if plan.asks == "name":
-        found = _names_beside(ctx, best)
+        found = _who(ctx, record, best) if record is not None else _names_beside(ctx, best)
         if found:
-            return f"{found}。", sentence, False
+            return f"{found}。{where}", quote if record is not None else sentence, False
     if plan.asks == "made_of":
         said = next(((s, c) for _, s, c in best if made_of_in(s, plan)), None)
         if said:
@@ -392,8 +421,7 @@ def _place(record: Record | None) -> str | None:
 def _number(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str]]
             ) -> Lead | None:
     """How many: the numeral with the question's unit as the book gives it (十五碗)."""
-    unit = (ctx.plan.detail.unit or "") + (ctx.plan.detail.noun or "")
-    pattern = re.compile(f"[{NUMERAL}]+{re.escape(unit)}" if unit else f"[{NUMERAL}]+\\S?")
+    pattern = quantity_pattern(ctx.plan)
     for _, sentence, chunk_id in best:
         found = pattern.search(to_simplified(sentence))
         if found:
@@ -520,6 +548,20 @@ def compose_pair_why(ctx: _Ctx) -> Draft:
         if rel.id != record.id and rel.type not in GENERIC_TYPES:
             line, quote = _relation_line(ctx, pair, rel)
             w.add(line, quote)
+    return w.draft()
+
+
+def compose_whether(ctx: _Ctx) -> Draft:
+    """Whether something passed between two people (燕青有没有娶李师师): answered only when one
+    of their records holds what is asked; else the book does not say so."""
+    g = ctx.g
+    records: list[Record] = [r for r in g.plan_records if isinstance(r, Event | Relation)]
+    top = _best_record(ctx, ctx.weights(), records)
+    reason = not_stated(ctx.plan, top[0] if top else 0.0)
+    if reason or top is None:
+        return Draft("insufficient", "", (reason or "书中没有写这件事") + "。")
+    w = _Writer()
+    w.add(f"书中写了：{_account(ctx, top[1])}", _record_quote(top[1]))
     return w.draft()
 
 

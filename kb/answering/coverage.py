@@ -4,8 +4,10 @@ the share of that weight a sentence contains. Used to pick quotes and to refuse 
 Content words are the question's bigrams that the novel uses (df ≥ `KNOWN_DF`), plus bigrams it
 never uses whose characters no known bigram covers — modern words such as 水果 or 离婚, which an
 answer cannot contain and so count against it. The seam between two words (婆离 in 老婆离婚) is
-dropped: its characters already belong to known words. Names, question words and frame words
-(最后, 以后, 当时 …) are cut out first."""
+dropped: its characters already belong to known words; consecutive unseen bigrams are one
+unseen word (刀开价 weighs once, not twice). A reader's word the corpus profile maps to the
+novel's wording (发配 → 刺配) is known, weighted by its commonest wording. Names, question words
+and frame words (最后, 以后, 当时 …) are cut out first."""
 
 from __future__ import annotations
 
@@ -25,24 +27,39 @@ the question is about (水果), and the text cannot hold it unless a curated wor
 
 
 def question_weights(question: str, names: Sequence[str], df: Callable[[str], int],
-                     n_docs: int) -> dict[str, float]:
-    """Content bigram → IDF weight (rules in the module docstring)."""
+                     n_docs: int, wordings: Wordings | None = None) -> dict[str, float]:
+    """Content term → IDF weight (rules in the module docstring)."""
     text = clean_query(question)
     for word in sorted([*map(to_simplified, names), *FRAME_WORDS], key=len, reverse=True):
         text = text.replace(word, " ")
     weights: dict[str, float] = {}
     unseen = lucene_idf(1, n_docs) * UNSEEN_WEIGHT
+
+    def known(bigram: str) -> int:
+        count = df(bigram)
+        if count < KNOWN_DF and wordings:
+            count = max([count, *(df(f) for f in _forms(bigram, wordings)[1:] if f)])
+        return count
+
     for run in cjk_runs(text):
         bigrams = [run[i:i + 2] for i in range(len(run) - 1)]
-        counts = [df(b) for b in bigrams]
+        counts = [known(b) for b in bigrams]
         covered = {j for i, c in enumerate(counts) if c >= KNOWN_DF for j in (i, i + 1)}
+        word, last = "", -2
         for i, (bigram, count) in enumerate(zip(bigrams, counts, strict=True)):
-            if set(bigram) <= FUNCTION_CHARS:
+            unseen_here = (not set(bigram) <= FUNCTION_CHARS and count < KNOWN_DF
+                           and i not in covered and i + 1 not in covered)
+            if unseen_here:
+                word = word + bigram[-1] if last == i - 1 else bigram
+                last = i
                 continue
-            if count >= KNOWN_DF:
+            if word:
+                weights[word] = unseen
+                word = ""
+            if count >= KNOWN_DF and not set(bigram) <= FUNCTION_CHARS:
                 weights[bigram] = lucene_idf(count, n_docs)
-            elif i not in covered and i + 1 not in covered:
-                weights[bigram] = unseen
+        if word:
+            weights[word] = unseen
     return weights
 
 

@@ -103,14 +103,17 @@ class EvidencePipeline:
         return plan_for_question(question, self.people, previous, self._relative,
                                  self.profile.place_chars)
 
-    def _relative(self, person_id: str, relation_type: str) -> str | None:
-        """The one person linked to `person_id` by a relation of this type, if exactly one."""
+    def _relative(self, person_id: str, relation_type: str, hint: str = "") -> str | None:
+        """The one person linked to `person_id` by a relation of this type; among several, the
+        one whose name holds a hint character (李逵之母 for 老娘), if exactly one does."""
         try:
             neighbors = self.provider.neighbors(person_id)
         except NotFound:
             return None
-        found = [n.person.id for n in neighbors if any(r.type == relation_type for r in n.relations)]
-        return found[0] if len(found) == 1 else None
+        found = [n.person for n in neighbors if any(r.type == relation_type for r in n.relations)]
+        if len(found) > 1 and hint:
+            found = [p for p in found if any(ch in n for n in [p.name, *p.aliases] for ch in hint)]
+        return found[0].id if len(found) == 1 else None
 
     def gather(self, question: str, retriever: Retriever, options: SearchOptions,
                previous: Sequence[str] = (), knowledge_budget: int | None = None) -> Gathered:

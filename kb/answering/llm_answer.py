@@ -55,7 +55,8 @@ def build_messages(question: str, g: Gathered, offline: Draft,
     parts.append('回答 JSON：{"status": "answered"|"insufficient", "answer": "...", "reason": null, '
                  '"citations": [{"chunk_id": "...", "quote": "..."}], "stage_notes": [{"index": 1, '
                  '"note": "..."}]}')
-    return [{"role": "system", "content": SYSTEM.format(book=g.profile.book)}, {"role": "user", "content": "\n\n".join(parts)}]
+    return [{"role": "system", "content": SYSTEM.format(book=g.profile.book)},
+            {"role": "user", "content": "\n\n".join(parts)}]
 
 
 class LLMAnswerer:

@@ -21,8 +21,8 @@ question's words again:
 - `asks`, the first that applies: `chapter` (第几回, 哪一回), `how_many` (多少, 几碗, 多长 …),
   `name` (叫什么, 名字), `made_of` (什么木头, 用什么做的), `why` (为什么, 为何, 怎么会 …),
   `where` (在哪, 哪里, 何处 …), `when` (什么时候, 何时), `identity` (one person: 是什么人,
-  来头, 介绍一下), `who` (谁, 哪些人, 哪个), then by kind: `relation` (a pair), `stages` (a
-  journey), `how` (怎么, 如何), `what`.
+  来头, 介绍一下), `who` (谁, 哪些人, 哪个), `whether` (有没有, 是否), then by kind:
+  `relation` (a pair), `stages` (a journey), `how` (怎么, 如何), `what`.
 - `moment`: `began` (第一次, 认识, 最初 …) or `ended` (最后, 结局, 怎么死 …) when the question
   asks how the story of its people began or ended (not when it asks about one scene: more than
   `MAX_TEMPORAL_DETAIL` characters of its own content).
@@ -45,7 +45,7 @@ from retrieval.analyzers import FUNCTION_CHARS, clean_query
 
 PlanKind = Literal["pair", "journey", "open"]
 Ask = Literal["chapter", "how_many", "name", "made_of", "why", "where", "when", "identity", "who",
-              "relation", "stages", "how", "what"]
+              "whether", "relation", "stages", "how", "what"]
 Moment = Literal["began", "ended"]
 
 JOURNEY_WORDS = (
@@ -68,8 +68,13 @@ KIN_WORDS = {"老婆": "spouse", "妻子": "spouse", "娘子": "spouse", "浑家
 """Kinship words after a name, and the relation type that leads to the relative."""
 KIN_AFTER = re.compile("^(?:的|他|她|之)?(" + "|".join(sorted(KIN_WORDS, key=len, reverse=True))
                        + ")")
-KinLookup = Callable[[str, str], str | None]
-"""(person id, relation type) → the one relative of that type, or None."""
+KIN_HINTS = {"母亲": "母娘", "老娘": "母娘", "父亲": "父爹", "哥哥": "哥兄大", "兄长": "哥兄大",
+             "弟弟": "弟二"}
+"""Characters a relative's name holds for a kinship word (李逵之母 for 老娘), when the relation
+type alone (family) fits several relatives."""
+KinLookup = Callable[[str, str, str], str | None]
+"""(person id, relation type, name hint characters) → the one relative of that type (among
+several, the one whose name holds a hint character), or None."""
 FRAME_WORDS = (
     "按阶段", "分阶段", "阶段", "按时间", "依次", "讲讲", "讲一讲", "说说", "说一说", "谈谈",
     "介绍一下", "介绍", "概括", "简单", "详细", "一辈子", "一生", "这一辈子", "都", "一下",
@@ -100,7 +105,8 @@ IDENTITY_ASK = re.compile(r"^(?:是|乃)?(?:什么来头|什么人|何人|谁|�
                           r"|称号")
 WHO_ASK = re.compile(r"谁|哪些人|哪几个|哪两个|哪个人|哪位|什么人|何人|哪个(?:和尚|好汉|头领|人)")
 HOW_ASK = re.compile(r"怎么|如何|怎样|怎生|咋")
-UNITS = set("斤两碗个只次天日年岁回里丈尺寸贯锭匹口条人员名位把件杯")
+WHETHER_ASK = re.compile(r"有没有|是否|是不是|可曾|有无|曾否|难道")
+UNITS = set("斤两碗个只次天日年岁回里丈尺寸贯锭匹口条人员名位把件杯钱")
 END_WORDS = ("最后", "结局", "下场", "最终", "临终", "临死", "怎么死", "如何死", "怎样死", "之死",
              "死因", "归宿", "晚年", "死在")
 START_WORDS = ("第一次", "初次", "起初", "最初", "当初", "认识", "相识", "结识", "出身", "来历",
@@ -147,6 +153,9 @@ class Plan:
     moment: Moment | None = None
     focus: tuple[str, ...] = ()
     detail: AskDetail = field(default_factory=AskDetail)
+    kin: tuple[str, ...] = ()
+    """Kinship words the question puts after a name that no relative in the knowledge answers
+    (宋江的母亲: 宋江 has no mother on record)."""
 
 
 @dataclass
@@ -215,8 +224,8 @@ def content_chars(cleaned: str, names: Sequence[str], words: Sequence[str] = (),
     return sum(1 for ch in text if ch not in FUNCTION_CHARS and ch not in ignore)
 
 
-def _kin(question: str, found: list[tuple[str, str]], kin_of: KinLookup | None
-         ) -> list[tuple[str, str]]:
+def _kin(question: str, found: list[tuple[str, str]], kin_of: KinLookup | None,
+         unresolved: list[str] | None = None) -> list[tuple[str, str]]:
     """Replace 林冲 by 林冲娘子 in 林冲他老婆…: a person followed by a kinship word becomes the
     relative the knowledge base links them to (when exactly one relative fits)."""
     if kin_of is None:
@@ -226,7 +235,12 @@ def _kin(question: str, found: list[tuple[str, str]], kin_of: KinLookup | None
     for pid, written in found:
         after = text.split(normalize(written), 1)[-1]
         match = KIN_AFTER.match(after)
-        relative = kin_of(pid, KIN_WORDS[match.group(1)]) if match else None
+        if match and unresolved is not None:
+            unresolved.append(match.group(1))
+        relative = kin_of(pid, KIN_WORDS[match.group(1)], KIN_HINTS.get(match.group(1), "")) \
+            if match else None
+        if relative and match and unresolved:
+            unresolved.pop()
         out.append((relative, written + match.group(0)) if relative and match else (pid, written))
     return list(dict.fromkeys(out))
 
@@ -235,7 +249,8 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
                       kin_of: KinLookup | None = None, place_chars: str = "") -> Plan:
     """Decide the kind and the people of a question (rules in the module docstring)."""
     simplified = normalize(question)
-    found = _kin(question, people.find(question), kin_of)
+    unresolved: list[str] = []
+    found = _kin(question, people.find(question), kin_of, unresolved)
     ids = list(dict.fromkeys(pid for pid, _ in found))
     follow_up = False
     if not ids and previous and _has_any(simplified, FOLLOW_UP_WORDS):
@@ -260,7 +275,8 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
         kind = "open"
         asks, detail = _ask(simplified, kind, len(ids), bare)
     moment = _moment(simplified, cleaned, every_name, place_chars) if ids else None
-    return Plan(kind, ids, names, cleaned, follow_up, asks, moment, focus, detail)
+    return Plan(kind, ids, names, cleaned, follow_up, asks, moment, focus, detail,
+                tuple(unresolved))
 
 
 def _strip_words(text: str, words: Iterable[str]) -> str:
@@ -323,6 +339,8 @@ def _ask(text: str, kind: PlanKind, person_count: int, bare: str) -> tuple[Ask, 
         return "identity", AskDetail()
     if WHO_ASK.search(text):
         return "who", AskDetail()
+    if WHETHER_ASK.search(text):
+        return "whether", AskDetail()
     if kind == "pair":
         return "relation", AskDetail()
     if kind == "journey":

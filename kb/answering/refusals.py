@@ -120,14 +120,21 @@ def _titles_only(names: Iterable[str], titles: Sequence[str]) -> bool:
     return bool(titles) and all(any(t in n for t in titles) for n in names)
 
 
-def has_quantity(sentence: str, plan: Plan) -> bool:
-    """A numeral (with the question's unit, and for the generic 个 its noun too)."""
-    text = to_simplified(sentence)
+CURRENCY = "贯文两钱锭"
+"""多少钱 is answered by any sum of money the book gives (三千贯, 十两银子)."""
+
+
+def quantity_pattern(plan: Plan) -> re.Pattern[str]:
+    """A numeral with the question's unit (and for the generic 个 its noun too)."""
     unit, noun = plan.detail.unit, plan.detail.noun
     if unit is None:
-        return any(ch in NUMERAL for ch in text)
-    tail = re.escape(unit) + (re.escape(noun) if noun else "")
-    return re.search(f"[{NUMERAL}]+{tail}", text) is not None
+        return re.compile(f"[{NUMERAL}]+")
+    tail = (f"[{CURRENCY}]" if unit == "钱" else re.escape(unit)) + (re.escape(noun) if noun else "")
+    return re.compile(f"[{NUMERAL}]+{tail}")
+
+
+def has_quantity(sentence: str, plan: Plan) -> bool:
+    return quantity_pattern(plan).search(to_simplified(sentence)) is not None
 
 
 def _near(text: str, role: str, people: PeopleIndex) -> set[str]:
@@ -165,7 +172,10 @@ def missing_part(plan: Plan, sentences: Sequence[str], record_people: Iterable[s
         thing = plan.detail.thing or _focus_text(plan)
         return f"书中没有写{thing}是什么{plan.detail.material or '材料'}" + (
             "做的" if not plan.detail.material else "")
-    if plan.asks == "name" and _asked_person(plan, named, people) is None:
+    if plan.asks == "name" and plan.kin:
+        return f"书中没有写{who}的{plan.kin[0]}叫什么名字"
+    if plan.asks == "name" and _asked_person(plan, named, people) is None \
+            and not set(record_people) - set(named):
         role = plan.detail.role or ""
         about = [s for s in sentences if not named or {p for p, _ in people.find(s)} & set(named)]
         beside = {pid for s in about for pid in _near(to_simplified(s), role, people)}
@@ -176,6 +186,14 @@ def missing_part(plan: Plan, sentences: Sequence[str], record_people: Iterable[s
         if not (in_sentences | set(record_people)) - set(named):
             return f"书中没有写是谁{_focus_text(plan)}"
     return None
+
+
+def not_stated(plan: Plan, held: float) -> str | None:
+    """Whether (有没有, 是否): the records of the people must hold the asked thing
+    (`held`: the share of the question's content weight the best of them holds)."""
+    if plan.asks != "whether" or held >= MIN_COVERAGE:
+        return None
+    return f"书中没有写{'、'.join(plan.names)}{'、'.join(plan.focus) or '这件事'}"
 
 
 def not_covered(plan: Plan, weights: Mapping[str, float], best: float, held: str) -> str | None:
