@@ -23,6 +23,7 @@ from ingest.chunking import Block
 from ingest.locate import QuoteError, QuoteLocator
 from kb.knowledge.checks import Entry, Problems, check_structure
 from kb.knowledge.models import (
+    RECORD_KINDS,
     ChapterSummary,
     Event,
     Person,
@@ -44,10 +45,7 @@ BUNDLE_FILES: dict[str, type[BaseModel]] = {
 }
 """File name → record model, in the order records are validated and written."""
 
-KINDS: dict[type[BaseModel], RecordKind] = {
-    Person: "person", Event: "event", Relation: "relation", State: "state",
-    ChapterSummary: "chapter",
-}
+KINDS = RECORD_KINDS
 
 R = TypeVar("R", bound=BaseModel)
 

@@ -145,3 +145,14 @@ class ChapterSummary(_Record):
 
 
 Record = Person | Event | Relation | State | ChapterSummary
+
+
+RECORD_KINDS: dict[type[BaseModel], RecordKind] = {
+    Person: "person", Event: "event", Relation: "relation", State: "state",
+    ChapterSummary: "chapter",
+}
+"""The one map from record model to kind, in the order records are validated and written."""
+
+
+def record_kind(record: Record) -> RecordKind:
+    return RECORD_KINDS[type(record)]

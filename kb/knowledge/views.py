@@ -23,6 +23,7 @@ from kb.knowledge.models import (
     Relation,
     SourceRef,
     State,
+    record_kind,
 )
 
 KIND_RANK: dict[str, int] = {"person": 0, "event": 1, "relation": 2, "state": 3, "chapter": 4}
@@ -144,9 +145,7 @@ def view_of(record: Record) -> AnyView:
 
 
 def kind_of(record: Record) -> RecordKind:
-    kinds: dict[type, RecordKind] = {Person: "person", Event: "event", Relation: "relation",
-                                     State: "state", ChapterSummary: "chapter"}
-    return kinds[type(record)]
+    return record_kind(record)
 
 
 class Pair(BaseModel):
