@@ -100,8 +100,9 @@ def _cite(quote: tuple[str, str] | None) -> str:
 
 
 def _short(text: str, limit: int = SUMMARY_CHARS) -> str:
-    """The text cut at a clause end within `limit` characters (whole when short)."""
-    text = text.strip()
+    """The text cut at a clause end within `limit` characters (whole when short), without its
+    closing 。 (the caller closes the sentence)."""
+    text = text.strip().rstrip("。")
     if len(text) <= limit:
         return text
     cut = max(text.rfind(p, 0, limit) for p in "。；，")
