@@ -51,7 +51,7 @@ MAX_QUOTE_CHARS = 80
 """Longer sentences (rosters, verses) are not offered as quotes beside records."""
 SUPPORT_RECORDS = 2
 SUPPORT_SENTENCES = 3
-MIN_RECORD_COVERAGE = 0.34
+MIN_RECORD_COVERAGE = 0.3
 """A record leads the answer only when it holds this share of the question's content weight."""
 CAUSE_EVENTS = 2
 CAUSE_CHAPTERS = 8
