@@ -92,12 +92,28 @@ def _verbatim_problems(sources: list[SourceRef], texts: Mapping[int, str]) -> li
     return found
 
 
+UNDIRECTED_TYPES = frozenset({"sworn_brothers", "spouse", "siblings", "family", "in_law", "lovers",
+                              "friend", "enemy", "fought", "ally", "colleague", "acquaintance"})
+"""Relation types with no direction: their two people stand in alphabetical order."""
+
+
+def relation_id(source: str, target: str, type_: str) -> str:
+    """rel_<source>_<target>_<type>; for an undirected type the two ids in alphabetical order."""
+    a, b = sorted((source, target)) if type_ in UNDIRECTED_TYPES else (source, target)
+    return f"rel_{a}_{b}_{type_}"
+
+
 def _line_problems(record: BaseModel, chapter: int, roles: RoleVocabulary) -> list[str]:
     found = []
     if isinstance(record, Relation):
         chapters = [s.chapter or 0 for s in record.sources]
         if chapters != sorted(chapters):
             found.append("sources out of chapter order: the first source is where it begins")
+        expected = relation_id(record.source, record.target, record.type)
+        if record.id != expected:
+            found.append(f"a relation's id says who, whom and what: {expected}")
+        if record.type in UNDIRECTED_TYPES and record.directed:
+            found.append(f"{record.type} has no direction: directed must be false")
     elif isinstance(record, Event):
         if record.chapter != chapter:
             found.append(f"event of chapter {record.chapter} in the shard of chapter {chapter}")
