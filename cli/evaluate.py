@@ -26,6 +26,8 @@ from retrieval.questions import LabeledQuestion, load_questions
 from retrieval.retriever import STRATEGIES, Retriever, SearchOptions
 
 SWEEP_BUDGETS = (2000, 4000, 8000, 16000)
+SWEEP_CUTS = (0.0, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9)
+"""Lexical cuts the `kb` sweep tries at the default budget and block limit."""
 EVAL_STRATEGIES = (*STRATEGIES, "kb")
 
 
@@ -38,7 +40,7 @@ def lexical_strategy(retriever: Retriever, options: SearchOptions) -> Strategy:
 
 
 def make_strategy(name: str, corpus: Corpus, retriever: Retriever, cfg: Settings,
-                  options: SearchOptions) -> Strategy:
+                  options: SearchOptions, cut: float | None = None) -> Strategy:
     """The evidence order a strategy produces; `kb` is exactly the order `/ask` uses."""
     if name == "kb":
         from kb.answering.eval_strategy import kb_strategy
@@ -49,15 +51,18 @@ def make_strategy(name: str, corpus: Corpus, retriever: Retriever, cfg: Settings
         provider = MemoryProvider()
         provider.load(bundle)
         titles = {n: c.title for n, c in corpus.chapters.items()}
-        strategy: Strategy = kb_strategy(bundle, provider, titles, retriever, cfg, options)
+        from kb.answering.evidence import LEXICAL_CUT
+
+        strategy: Strategy = kb_strategy(bundle, provider, titles, retriever, cfg, options,
+                                         LEXICAL_CUT if cut is None else cut)
         return strategy
     return lexical_strategy(retriever, options)
 
 
 def run_eval(questions: list[LabeledQuestion], corpus: Corpus, retriever: Retriever,
-             cfg: Settings, strategy: str, options: SearchOptions, label: str
-             ) -> tuple[dict[str, float], list[dict[str, object]]]:
-    run = make_strategy(strategy, corpus, retriever, cfg, options)
+             cfg: Settings, strategy: str, options: SearchOptions, label: str,
+             cut: float | None = None) -> tuple[dict[str, float], list[dict[str, object]]]:
+    run = make_strategy(strategy, corpus, retriever, cfg, options, cut)
     with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), console=console,
                   transient=True) as progress:
         task = progress.add_task(label, total=len(questions))
@@ -75,6 +80,11 @@ def eval_command(
     policy: Annotated[Policy, typer.Option("--policy")] = Policy.STOP,
     json_out: Annotated[bool, typer.Option("--json")] = False,
     sweep: Annotated[bool, typer.Option("--sweep", help="budgets 2k/4k/8k/16k, no block limit")] = False,
+    cut: Annotated[float | None, typer.Option(
+        "--cut", min=0.0, max=1.0,
+        help="kb: pack a block no record points to only while its best channel score is at "
+             "least this share of the top (default kb.answering.evidence.LEXICAL_CUT; 0 = off)")
+    ] = None,
     answers: Annotated[bool, typer.Option(
         "--answers", help="ask every question offline and check the answer holds its `expect` "
                           "strings (answers_dev.jsonl); refusals are counted")] = False,
@@ -92,12 +102,12 @@ def eval_command(
     retriever = corpus.retriever.subset(selected)
     labeled = load_questions(questions, corpus.chapters)
     if sweep:
-        _sweep(labeled, corpus, retriever, cfg, strategy, policy, json_out, selected)
+        _sweep(labeled, corpus, retriever, cfg, strategy, policy, json_out, selected, cut)
         return
     options = SearchOptions(strategy="rrf" if strategy == "kb" else strategy,
                             budget=budget or cfg.budget, max_blocks=max_blocks or cfg.max_blocks,
                             policy=policy, rrf_k=cfg.rrf_k)
-    summary, rows = run_eval(labeled, corpus, retriever, cfg, strategy, options, strategy)
+    summary, rows = run_eval(labeled, corpus, retriever, cfg, strategy, options, strategy, cut)
     result = _result(strategy, options, selected, labeled, summary, rows)
     if json_out:
         print_json(result)
@@ -127,17 +137,30 @@ def _result(strategy: str, options: SearchOptions, chapters: set[int] | None,
 
 
 def _sweep(labeled: list[LabeledQuestion], corpus: Corpus, retriever: Retriever, cfg: Settings,
-           strategy: str, policy: Policy, json_out: bool, chapters: set[int] | None) -> None:
+           strategy: str, policy: Policy, json_out: bool, chapters: set[int] | None,
+           cut: float | None = None) -> None:
     results = []
     for budget in SWEEP_BUDGETS:
         options = SearchOptions(strategy="rrf" if strategy == "kb" else strategy, budget=budget,
                                 max_blocks=None, policy=policy, rrf_k=cfg.rrf_k)
         summary, rows = run_eval(labeled, corpus, retriever, cfg, strategy, options,
-                                 f"budget {budget}")
+                                 f"budget {budget}", cut)
         results.append(_result(strategy, options, chapters, labeled, summary, rows))
+    cuts = []
+    if strategy == "kb":  # the lexical cut at the default budget and block limit
+        options = SearchOptions(strategy="rrf", budget=cfg.budget, max_blocks=cfg.max_blocks,
+                                policy=policy, rrf_k=cfg.rrf_k)
+        for value in SWEEP_CUTS:
+            summary, rows = run_eval(labeled, corpus, retriever, cfg, strategy, options,
+                                     f"cut {value}", value)
+            cuts.append({"cut": value, **_result(strategy, options, chapters, labeled, summary,
+                                                 rows)})
     if json_out:
-        print_json([{k: v for k, v in r.items() if k != "per_question"} for r in results])
+        print_json([{k: v for k, v in r.items() if k != "per_question"} for r in
+                     [*results, *cuts]])
         return
+    if cuts:
+        _print_cuts(cuts)
     n = results[0]["answerable"]
     table = Table(title=f"{strategy}, policy {policy.value}, no block limit ({n} answerable)")
     for col in ("budget", "all core packed", "any core packed", "avg blocks", "irrelevant share",
@@ -147,6 +170,19 @@ def _sweep(labeled: list[LabeledQuestion], corpus: Corpus, retriever: Retriever,
         table.add_row(f"{r['budget']:,}", f"{round(r['context_all_core'] * n)}/{n}",
                       f"{round(r['context_any_core'] * n)}/{n}", f"{r['avg_blocks']:.1f}",
                       f"{r['irrelevant_share']:.0%}", f"{r['hit@3']:.2f}")
+    console.print(table)
+
+
+def _print_cuts(cuts: list[dict[str, Any]]) -> None:
+    n = cuts[0]["answerable"]
+    table = Table(title=f"kb, budget {cuts[0]['budget']:,}, max {cuts[0]['max_blocks']} blocks: "
+                        f"the lexical cut ({n} answerable)")
+    for col in ("cut", "all core", "any core", "avg blocks", "irrelevant share", "hit@3"):
+        table.add_column(col, justify="right")
+    for r in cuts:
+        table.add_row(f"{r['cut']:.1f}", f"{r['context_all_core']:.3f}",
+                      f"{r['context_any_core']:.3f}", f"{r['avg_blocks']:.1f}",
+                      f"{r['irrelevant_share']:.3f}", f"{r['hit@3']:.3f}")
     console.print(table)
 
 

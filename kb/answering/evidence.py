@@ -25,9 +25,18 @@ from retrieval.retriever import Ranking, Retriever, SearchOptions, query_text
 POINTER_BOOST = 20.0
 """A block that a selected record points to ranks as if 20 times higher in the lexical order
 (rank 40 → 2); on the dev sets any value from 15 to 50 gives the same figures (README)."""
+LEXICAL_CUT = 0.5
+"""A block no record points to is packed only while it is likely evidence: its best channel
+score is at least this share of that channel's top score (0 packs every block that fits, as
+before). Chosen from `kbx eval --strategy kb --sweep` (README: the trade-off between all-core and
+the irrelevant share); points to blocks stay first whatever their score."""
 TOP_KNOWLEDGE_POINTERS = 3
 """How many of the best-ranked knowledge records (beyond the plan's own) may point to blocks."""
 TEMPORAL_EVENTS = 3
+
+
+BELOW_CUT = "below_cut"
+"""The packing decision of a lexical block left out as unlikely evidence (`LEXICAL_CUT`)."""
 
 
 @dataclass
@@ -89,7 +98,9 @@ class EvidencePipeline:
 
     def __init__(self, provider: RelationProvider, bundle: KnowledgeBundle,
                  knowledge_budget: int = 3000, expansion: bool = True,
-                 titles: Mapping[int, str] | None = None) -> None:
+                 titles: Mapping[int, str] | None = None, lexical_cut: float = LEXICAL_CUT
+                 ) -> None:
+        self.lexical_cut = lexical_cut
         self.titles = ChapterTitles(titles or {})
         self.provider = provider
         self.bundle = bundle
@@ -139,13 +150,33 @@ class EvidencePipeline:
             [h.record for h in knowledge if not isinstance(h.record, Person)][:TOP_KNOWLEDGE_POINTERS])
         lexical = retriever.rank(query, options.strategy, options.depth, options.rrf_k)
         ranking, origins = self._order(retriever, lexical, pointers)
-        costs = [retriever.costs[retriever.position[c]] for c in ranking]
+        likely = self._likely(retriever, lexical, ranking, origins)
+        costs = [retriever.costs[retriever.position[c]] for c in likely]
         decisions = pack(costs, options.budget, options.max_blocks, options.policy)
-        packed = [c for c, d in zip(ranking, decisions, strict=True) if d is Decision.SELECTED]
+        packed = [c for c, d in zip(likely, decisions, strict=True) if d is Decision.SELECTED]
+        verdicts = {c: BELOW_CUT for c in ranking}
+        verdicts.update({c: d.value for c, d in zip(likely, decisions, strict=True)})
         return Gathered(plan, query, expansions, knowledge, plan_records, pair, journey, ranking,
-                        origins, packed,
-                        {c: d.value for c, d in zip(ranking, decisions, strict=True)}, temporal,
-                        chapter, self.profile, lexical, timelines)
+                        origins, packed, verdicts, temporal, chapter, self.profile, lexical,
+                        timelines)
+
+    def _likely(self, retriever: Retriever, lexical: Ranking, ranking: Sequence[str],
+                origins: Mapping[str, str]) -> list[str]:
+        """The ranking without the lexical blocks below the cut (`LEXICAL_CUT`): a block a
+        record points to always stays; another stays while its best channel score is at least
+        the cut's share of that channel's top score."""
+        if self.lexical_cut <= 0:
+            return list(ranking)
+        share: dict[str, float] = {}
+        for hits in lexical.channels.values():
+            if not hits or hits[0][1] <= 0:
+                continue
+            top = hits[0][1]
+            for doc, score in hits:
+                chunk_id = retriever.blocks[doc].id
+                share[chunk_id] = max(share.get(chunk_id, 0.0), score / top)
+        return [c for c in ranking if origins.get(c, "lexical") != "lexical"
+                or share.get(c, 0.0) >= self.lexical_cut]
 
     @staticmethod
     def _chapter_pointers(chapter: ChapterMatch | None, retriever: Retriever
