@@ -3,9 +3,11 @@
 `ChatClient.complete_json(messages, Schema)` asks for a JSON object (`response_format`
 json_object), parses it and validates it with the pydantic `Schema`; an invalid reply gets one
 repair turn, then raises `ExtractionError` carrying the raw text. Transport failures (timeout,
-connection error, 429, 5xx) are retried by our own bounded loop with exponential backoff that
-honours `Retry-After`; the `openai` client's own retries are off. Token usage is counted per
-call and in total, with a cost when prices per 1,000 tokens are given.
+connection error, 408/409/429, 5xx) are retried by the `openai` SDK itself, configured from the
+settings (`max_retries=settings.llm_retries`, `timeout=settings.llm_timeout`): exponential
+backoff with jitter, `Retry-After` / `retry-after-ms` honoured. What still fails is mapped to
+`LLMError` naming the attempts and the last failure. Token usage is counted per call and in
+total, with a cost when prices per 1,000 tokens are given.
 
 Safety switch: when the environment has `KBX_BLOCK_REAL_LLM=1` (the test suite sets it), any
 base URL whose host is not loopback is refused with `LLMError` before a request is made.
@@ -17,12 +19,9 @@ import ipaddress
 import json
 import logging
 import os
-import random
 import threading
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from email.utils import parsedate_to_datetime
 from typing import Any, Generic, TypeVar, cast
 from urllib.parse import urlsplit
 
@@ -41,10 +40,9 @@ Message = Mapping[str, str]
 
 BLOCK_ENV = "KBX_BLOCK_REAL_LLM"
 """Environment switch: `1` refuses every non-loopback endpoint (set by the tests' conftest)."""
-MAX_RETRY_AFTER = 30.0
-"""Longest wait honoured from a Retry-After header, in seconds."""
 JSON_OBJECT: ResponseFormatJSONObject = {"type": "json_object"}
 RETRYABLE_STATUS = frozenset({408, 409, 429})
+"""Statuses the SDK retries (with every 5xx); an error with one of them is reported as retried."""
 REPAIR_PROMPT = ("Your previous reply could not be used: {error}. Reply again with one JSON object "
                  "only, no prose and no code fences, that follows the requested fields exactly.")
 
@@ -115,29 +113,6 @@ def check_endpoint(base_url: str | None) -> None:
                        "only loopback endpoints are allowed")
 
 
-def retry_after_seconds(headers: Mapping[str, str], now: float | None = None) -> float | None:
-    """Seconds to wait from `retry-after-ms` or `Retry-After` (seconds or an HTTP date), capped."""
-    lowered = {k.lower(): v for k, v in headers.items()}
-    try:
-        if "retry-after-ms" in lowered:
-            return min(max(float(lowered["retry-after-ms"]) / 1000, 0.0), MAX_RETRY_AFTER)
-        value = lowered.get("retry-after")
-        if value is None:
-            return None
-        try:
-            return min(max(float(value), 0.0), MAX_RETRY_AFTER)
-        except ValueError:
-            when = parsedate_to_datetime(value).timestamp()
-            return min(max(when - (now if now is not None else time.time()), 0.0), MAX_RETRY_AFTER)
-    except (TypeError, ValueError):
-        return None
-
-
-def backoff_seconds(attempt: int, base: float, cap: float = 8.0) -> float:
-    """Exponential backoff with jitter: base × 2^attempt × U(0.5, 1), at most `cap`."""
-    return min(cap, base * 2.0 ** attempt) * (0.5 + random.random() / 2)
-
-
 def parse_json_reply(raw: str, schema: type[T]) -> T:
     """The reply as a `schema` instance; tolerates a ```json fence around the object."""
     text = raw.strip()
@@ -157,22 +132,17 @@ def parse_json_reply(raw: str, schema: type[T]) -> T:
                               f"({exc.error_count()} errors)", raw=raw) from exc
 
 
-class _Retryable(Exception):
-    def __init__(self, reason: str, wait: float | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.wait = wait
-
-
 class ChatClient:
     """An OpenAI-compatible chat endpoint; the constructor opens no connection.
 
-    `retries` extra attempts follow a timeout, a connection error, a 429 or a 5xx; `backoff` is the
-    base of the exponential wait. `usage` totals every call made through this client (thread-safe).
+    `retries` extra attempts (the SDK's `max_retries`) follow a timeout, a connection error, a
+    408/409/429 or a 5xx. `backoff` is accepted for callers that set it and not used: the SDK's
+    own wait (0.5 s doubling, at most 8 s, or the server's Retry-After) applies. `usage` totals
+    every call made through this client (thread-safe).
     """
 
     def __init__(self, settings: Settings, *, pricing: Pricing | None = None,
-                 backoff: float = 0.5, retries: int | None = None,
+                 backoff: float | None = None, retries: int | None = None,
                  timeout: float | None = None) -> None:
         if not settings.llm_configured:
             raise ConfigError("no LLM endpoint configured: set OPENAI_BASE_URL and/or OPENAI_API_KEY")
@@ -180,7 +150,6 @@ class ChatClient:
         self.model = settings.llm_model
         self.timeout = timeout if timeout is not None else settings.llm_timeout
         self.retries = retries if retries is not None else settings.llm_retries
-        self.backoff = backoff
         self.pricing = pricing
         self._api_key = settings.openai_api_key
         self._client: openai.OpenAI | None = None
@@ -212,7 +181,7 @@ class ChatClient:
             if self._client is None:
                 key = self._api_key.get_secret_value() if self._api_key else "unused-local-key"
                 self._client = openai.OpenAI(base_url=self.base_url, api_key=key,
-                                             timeout=self.timeout, max_retries=0)
+                                             timeout=self.timeout, max_retries=self.retries)
             return self._client
 
     def complete_json(self, messages: Sequence[Message], schema: type[T], *,
@@ -238,39 +207,30 @@ class ChatClient:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _chat(self, messages: list[dict[str, str]], temperature: float) -> tuple[str, Usage, int]:
-        """The reply text of one chat completion, retried on transient failures."""
+        """The reply text of one chat completion (the SDK retries transient failures), its usage
+        and the number of HTTP attempts it took."""
         client = self._openai()
-        last = "no attempt"
-        for attempt in range(self.retries + 1):
-            try:
-                raw, usage = self._once(client, messages, temperature)
-                return raw, usage, attempt + 1
-            except _Retryable as exc:
-                last = exc.reason
-                if attempt == self.retries:
-                    break
-                wait = exc.wait if exc.wait is not None else backoff_seconds(attempt, self.backoff)
-                log.warning("chat attempt %d/%d failed (%s); retrying in %.2f s",
-                            attempt + 1, self.retries + 1, exc.reason, wait)
-                time.sleep(wait)
-        raise LLMError(f"chat endpoint failed after {self.retries + 1} attempts: {last}")
-
-    def _once(self, client: openai.OpenAI, messages: list[dict[str, str]],
-              temperature: float) -> tuple[str, Usage]:
+        attempts = f"{self.retries + 1} attempts"
         try:
-            reply = client.chat.completions.create(
+            raw = client.chat.completions.with_raw_response.create(
                 model=self.model, messages=cast(list[ChatCompletionMessageParam], messages),
                 temperature=temperature, response_format=JSON_OBJECT)
         except openai.APITimeoutError as exc:
-            raise _Retryable(f"timeout after {self.timeout:g} s") from exc
+            raise LLMError(f"chat endpoint failed after {attempts}: timeout after "
+                           f"{self.timeout:g} s") from exc
         except openai.APIConnectionError as exc:
-            raise _Retryable(f"connection error: {exc}") from exc
+            raise LLMError(f"chat endpoint failed after {attempts}: connection error: {exc}"
+                           ) from exc
         except openai.APIStatusError as exc:
             status = exc.status_code
             if status in RETRYABLE_STATUS or status >= 500:
-                raise _Retryable(f"HTTP {status}", retry_after_seconds(exc.response.headers)) from exc
+                raise LLMError(f"chat endpoint failed after {attempts}: HTTP {status}") from exc
             raise LLMError(f"chat endpoint refused the request: HTTP {status}: {exc.message}") from exc
-        return self._read(reply)
+        tries = raw.retries_taken + 1
+        if tries > 1:
+            log.warning("chat call needed %d attempts", tries)
+        text, usage = self._read(raw.parse())
+        return text, usage, tries
 
     def _read(self, reply: Any) -> tuple[str, Usage]:
         choices = getattr(reply, "choices", None) or []

@@ -10,7 +10,7 @@ from openai_stub import OpenAIStub, Reply
 from pydantic import BaseModel, Field
 
 from core.errors import ConfigError, ExtractionError, LLMError
-from core.llm import ChatClient, Pricing, is_loopback_url, parse_json_reply, retry_after_seconds
+from core.llm import ChatClient, Pricing, is_loopback_url, parse_json_reply
 from core.settings import Settings
 
 SECRET = "sk-test-never-logged-0123456789"
@@ -174,15 +174,6 @@ def test_api_key_never_logged(openai_stub: OpenAIStub, caplog: pytest.LogCapture
 ])
 def test_is_loopback_url(url: str, expected: bool) -> None:
     assert is_loopback_url(url) is expected
-
-
-def test_retry_after_parsing() -> None:
-    assert retry_after_seconds({"Retry-After": "2"}) == 2.0
-    assert retry_after_seconds({"retry-after-ms": "250"}) == 0.25
-    assert retry_after_seconds({"Retry-After": "9999"}) == 30.0
-    assert retry_after_seconds({"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}, now=1445412470.0) == 10.0
-    assert retry_after_seconds({}) is None
-    assert retry_after_seconds({"Retry-After": "soon"}) is None
 
 
 def test_parse_json_reply_rejects_wrong_shape() -> None:
