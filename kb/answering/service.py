@@ -108,7 +108,8 @@ class AskService:
         if self.llm is None:
             return offline, "offline"
         try:
-            return self.llm.answer(question, g, offline, self.corpus.block), "llm"
+            names = {pid: p.name for pid, p in self.pipeline.people.people.items()}
+            return self.llm.answer(question, g, offline, self.corpus.block, names), "llm"
         except Exception as exc:  # the offline answer stands in; the reason is logged
             log.warning("llm answer failed; offline answer used", extra={"error": str(exc)})
             offline.reason = (offline.reason or "") + f"（LLM 不可用，改用离线回答：{type(exc).__name__}）"
