@@ -1,0 +1,38 @@
+"""Precision of the second read per record kind: ok / checked, from the verdict files."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+REVIEW = Path(__file__).resolve().parent.parent / "kb" / "data" / "shuihu" / "review"
+ROUNDS = {"first sample (before fixes)": "second_read_part*.jsonl",
+          "fresh sample (after fixes)": "second_read2_*.jsonl"}
+
+
+def main() -> int:
+    for title, pattern in ROUNDS.items():
+        checked: Counter[str] = Counter()
+        ok: Counter[str] = Counter()
+        for path in sorted(REVIEW.glob(pattern)):
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    row = json.loads(line)
+                    checked[row["kind"]] += 1
+                    ok[row["kind"]] += row["verdict"] == "ok"
+        print(f"{title}:")
+        print("| kind | checked | ok | wrong | precision |")
+        print("|---|---|---|---|---|")
+        for kind in ("event", "relation", "state", "person", "chapter"):
+            if checked[kind]:
+                print(f"| {kind} | {checked[kind]} | {ok[kind]} | {checked[kind] - ok[kind]} | "
+                      f"{ok[kind] / checked[kind]:.3f} |")
+        total, good = sum(checked.values()), sum(ok.values())
+        print(f"| all | {total} | {good} | {total - good} | {good / total:.3f} |\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
