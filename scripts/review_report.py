@@ -9,7 +9,8 @@ from pathlib import Path
 
 REVIEW = Path(__file__).resolve().parent.parent / "kb" / "data" / "shuihu" / "review"
 ROUNDS = {"first sample (before fixes)": "second_read_part*.jsonl",
-          "fresh sample (after fixes)": "second_read2_*.jsonl"}
+          "second sample (after the first round's fixes)": "second_read2_*.jsonl",
+          "third sample (after the whole-bundle fixes)": "second_read3_*.jsonl"}
 
 
 def main() -> int:
@@ -30,7 +31,8 @@ def main() -> int:
                 print(f"| {kind} | {checked[kind]} | {ok[kind]} | {checked[kind] - ok[kind]} | "
                       f"{ok[kind] / checked[kind]:.3f} |")
         total, good = sum(checked.values()), sum(ok.values())
-        print(f"| all | {total} | {good} | {total - good} | {good / total:.3f} |\n")
+        if total:
+            print(f"| all | {total} | {good} | {total - good} | {good / total:.3f} |\n")
     return 0
 
 
