@@ -31,6 +31,7 @@ from kb.answering.record_search import participants, render
 from kb.answering.refusals import (
     MIN_COVERAGE,
     RelationTypes,
+    asks_person,
     asserts_action,
     has_quantity,
     made_of_in,
@@ -206,7 +207,7 @@ def compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
         return compose_profile(people.people[plan.person_ids[0]])
     if plan.asks == "chapter" and g.chapter is not None:
         return compose_chapter(ctx)
-    if fate and plan.person_ids and plan.asks in ("how", "what", "where"):
+    if fate and plan.person_ids and plan.asks in ("how", "what", "where", "who"):
         return compose_fate(ctx, plan.person_ids[:1])
     if plan.moment == "began" and g.temporal and plan.asks in ("how", "what"):
         return compose_temporal(ctx)
@@ -284,7 +285,8 @@ def compose_fact(ctx: _Ctx) -> Draft:
     if reason:
         return Draft("insufficient", "", reason + "。")
     record_people = participants(record) if record else set()
-    lacking = missing_part(plan, texts, record_people, ctx.people)
+    lacking = missing_part(plan, [s for _, s, _ in best], record_people, ctx.people,
+                           [ctx.render(record)] if record else [])
     if lacking:
         return Draft("insufficient", "", lacking + "。")
     w = _Writer()
@@ -361,7 +363,8 @@ def _lead(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str
     if plan.asks == "how_many":
         return _number(ctx, record, best)
     if plan.asks == "name":
-        found = _who(ctx, record, best) if record is not None else _names_beside(ctx, best)
+        found = _who(ctx, record, best) if record is not None and asks_person(plan) \
+            else _names_beside(ctx, best)
         if found:
             return f"{found}。{where}", quote if record is not None else sentence, False
     if plan.asks == "made_of":

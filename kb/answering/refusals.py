@@ -146,6 +146,16 @@ def _near(text: str, role: str, people: PeopleIndex) -> set[str]:
     return found
 
 
+PERSON_CHARS = "人汉者子官王头婆娘公氏儿女客僧道师匠卒兵将翁妇妻夫"
+"""The last character of a role word that names a person (那个强人, 那个匠人); 药铺 does not."""
+
+
+def asks_person(plan: Plan) -> bool:
+    """The name asked is a person's (the role is a person word), not a shop's or a horse's."""
+    role = plan.detail.role
+    return bool(role) and role[-1] in PERSON_CHARS
+
+
 def made_of_in(sentence: str, plan: Plan) -> bool:
     """The sentence holds the thing asked about and a material (哨棒 … 木)."""
     text = to_simplified(sentence)
@@ -161,21 +171,24 @@ def _focus_text(plan: Plan) -> str:
 
 
 def missing_part(plan: Plan, sentences: Sequence[str], record_people: Iterable[str],
-                 people: PeopleIndex) -> str | None:
-    """What the evidence lacks for the kind of answer the plan expects, or None."""
+                 people: PeopleIndex, records: Sequence[str] = ()) -> str | None:
+    """What the evidence lacks for the kind of answer the plan expects, or None. `sentences`
+    are the best sentences of the packed blocks, `records` the text of the record that answers
+    (a number or a material may stand in either; a name beside a role only in the text)."""
+    texts = [*sentences, *records]
     named = plan.person_ids
     who = "、".join(plan.names)
-    if plan.asks == "how_many" and not any(has_quantity(s, plan) for s in sentences):
+    if plan.asks == "how_many" and not any(has_quantity(s, plan) for s in texts):
         unit = (plan.detail.unit or "") + (plan.detail.noun or "")
         return f"书中没有写{who}{_focus_text(plan)}的数目" + (f"（多少{unit}）" if unit else "")
-    if plan.asks == "made_of" and not any(made_of_in(s, plan) for s in sentences):
+    if plan.asks == "made_of" and not any(made_of_in(s, plan) for s in texts):
         thing = plan.detail.thing or _focus_text(plan)
         return f"书中没有写{thing}是什么{plan.detail.material or '材料'}" + (
             "做的" if not plan.detail.material else "")
     if plan.asks == "name" and plan.kin:
         return f"书中没有写{who}的{plan.kin[0]}叫什么名字"
     if plan.asks == "name" and _asked_person(plan, named, people) is None \
-            and not set(record_people) - set(named):
+            and not (asks_person(plan) and set(record_people) - set(named)):
         role = plan.detail.role or ""
         about = [s for s in sentences if not named or {p for p, _ in people.find(s)} & set(named)]
         beside = {pid for s in about for pid in _near(to_simplified(s), role, people)}
@@ -199,7 +212,7 @@ def not_stated(plan: Plan, held: float) -> str | None:
 def not_covered(plan: Plan, weights: Mapping[str, float], best: float, held: str) -> str | None:
     """Coverage: the best sentence holds less than `MIN_COVERAGE` of the question's content
     weight. The reason names the focus words the evidence (`held`, simplified) does not hold."""
-    if weights and best >= MIN_COVERAGE:
+    if best >= MIN_COVERAGE:
         return None
     lacking = [w for w in plan.focus if not any(
         w[i:i + 2] in held for i in range(max(1, len(w) - 1)))] or list(plan.focus)
