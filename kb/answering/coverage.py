@@ -4,10 +4,12 @@ the share of that weight a sentence contains. Used to pick quotes and to refuse 
 Content words are the question's bigrams that the novel uses (df ≥ `KNOWN_DF`), plus bigrams it
 never uses whose characters no known bigram covers — modern words such as 水果 or 离婚, which an
 answer cannot contain and so count against it. The seam between two words (婆离 in 老婆离婚) is
-dropped: its characters already belong to known words; consecutive unseen bigrams are one
-unseen word (刀开价 weighs once, not twice). A reader's word the corpus profile maps to the
-novel's wording (发配 → 刺配) is known, weighted by its commonest wording. Names, question words
-and frame words (最后, 以后, 当时 …) are cut out first."""
+dropped: its characters already belong to known words, and so is a known bigram between two
+commoner ones (哥报 in 哥哥报仇); the question is split at joining characters (替, 在, 从 …)
+first; consecutive unseen bigrams are one unseen word (刀开价 weighs once, not twice). A
+reader's word the corpus profile maps to the novel's wording (发配 → 刺配) is known, weighted by
+its commonest wording. Names, question words and frame words (最后, 以后, 当时 …) are cut out
+first."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from core.text import cjk_runs, to_simplified
 from ingest.chunking import Block
-from kb.answering.planner import FRAME_WORDS
+from kb.answering.planner import FOCUS_BREAKS, FRAME_WORDS
 from kb.answering.quotes import sentence_pairs
 from retrieval.analyzers import FUNCTION_CHARS, clean_query
 from retrieval.bm25 import lucene_idf
@@ -41,9 +43,11 @@ def question_weights(question: str, names: Sequence[str], df: Callable[[str], in
             count = max([count, *(df(f) for f in _forms(bigram, wordings)[1:] if f)])
         return count
 
+    text = "".join(" " if ch in FOCUS_BREAKS else ch for ch in text)
     for run in cjk_runs(text):
         bigrams = [run[i:i + 2] for i in range(len(run) - 1)]
         counts = [known(b) for b in bigrams]
+        counts = _without_seams(counts)
         covered = {j for i, c in enumerate(counts) if c >= KNOWN_DF for j in (i, i + 1)}
         word, last = "", -2
         for i, (bigram, count) in enumerate(zip(bigrams, counts, strict=True)):
@@ -61,6 +65,16 @@ def question_weights(question: str, names: Sequence[str], df: Callable[[str], in
         if word:
             weights[word] = unseen
     return weights
+
+
+def _without_seams(counts: Sequence[int]) -> list[int]:
+    """A known bigram between two commoner known bigrams is the seam of two words (哥报 in
+    哥哥报仇): its count is zeroed, so it neither weighs nor covers."""
+    out = list(counts)
+    for i in range(1, len(counts) - 1):
+        if KNOWN_DF <= counts[i] < min(counts[i - 1], counts[i + 1]):
+            out[i] = 0
+    return out
 
 
 Wordings = Mapping[str, Sequence[str]]

@@ -94,7 +94,7 @@ NAME_ASK = re.compile(r"叫什么|什么名字|名叫|全名|姓名|姓什么|�
 MADE_OF_ASK = re.compile(r"什么(?:木头|木料|材料|料子|铁|钢|铜|金属|质地)|用什么.{0,3}(?:做|打|造|制|铸)"
                          r"|是什么.{0,2}(?:做|打|造|制|铸)[的成]")
 MATERIAL = re.compile(r"什么(木头|木料|材料|料子|铁|钢|铜|金属|质地)")
-FOCUS_BREAKS = "与跟同在从向对给把被将过"
+FOCUS_BREAKS = "与跟同在从向对给把被将过替"
 """Characters that join a question's words: focus words are split there."""
 WHY_ASK = re.compile(r"为什么|为何|为啥|因何|何故|怎么会|什么原因|原因|缘故|缘何|凭什么|为了什么|"
                      r"起因|动机|干嘛")
