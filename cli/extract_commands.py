@@ -1,8 +1,10 @@
-"""`kbx extract [--offline|--llm] [--chapters …]` and `kbx extract report`.
+"""`kbx extract [--offline|--llm] [--chapters …] [--no-gate]` and `kbx extract report`.
 
 Extraction writes one part per chapter under `<data_dir>/<corpus>/extracted/parts/`, rebuilds the
-extracted bundle in `extracted/` and the merged bundle (curated + extracted, curated wins) in
-`bundle/`, which `kbx kb load` (and the service) then load instead of the curated bundle.
+extracted bundle in `extracted/`, measures it against the curated bundle and writes the merged
+bundle in `bundle/`: the curated records plus only the extracted kinds whose measured precision
+passes the gate (`extract.gate`, decision in `bundle/gate.json`), which `kbx kb load` and the
+service load. `kbx extract report` measures the offline extractor and writes nothing.
 """
 
 from __future__ import annotations
@@ -17,10 +19,19 @@ from cli.common import chapters_option, console, handle_errors, load_corpus_for,
 from core.llm import ChatClient, Pricing
 from core.settings import Settings
 from extract.cache import ReplyCache
+from extract.gate import Gate, decide
 from extract.llm_extractor import LLMExtractor
 from extract.offline import OfflineExtractor
-from extract.pipeline import ChapterExtractor, Inputs, Paths, RunSummary, load_inputs, run
-from extract.report import QualityReport, quality_report
+from extract.pipeline import (
+    ChapterExtractor,
+    Inputs,
+    Paths,
+    RunSummary,
+    load_inputs,
+    measure_offline,
+    run,
+)
+from extract.report import QualityReport, Score
 from kb.knowledge.profile import read_profile
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
@@ -45,8 +56,13 @@ def extract(ctx: typer.Context,
                                                         help="LLM price per 1k prompt tokens")] = 0.0,
             price_completion: Annotated[float, typer.Option("--price-completion", min=0,
                                                             help="LLM price per 1k completion tokens")] = 0.0,
+            gate: Annotated[bool, typer.Option(
+                "--gate/--no-gate", help="merge only the kinds measured precise enough (default); "
+                                         "--no-gate merges everything (a novel with no curated "
+                                         "records)")] = True,
             json_out: JsonOpt = False) -> None:
-    """Extract the chapters (all by default), replace their parts and rebuild both bundles."""
+    """Extract the chapters (all by default), replace their parts, rebuild the extracted bundle,
+    measure it and write the merged bundle (curated + the kinds that pass the gate)."""
     if ctx.invoked_subcommand is not None:
         return
     cfg = settings()
@@ -60,7 +76,7 @@ def extract(ctx: typer.Context,
         extractor = LLMExtractor(client, inputs.roster, inputs.texts, ReplyCache(Paths.of(cfg).cache),
                                  concurrency=concurrency, book=read_profile(cfg.bundle).book)
     try:
-        summary = _run_with_progress(cfg, inputs, extractor, chapters_option(chapters))
+        summary = _run_with_progress(cfg, inputs, extractor, chapters_option(chapters), gate)
     finally:
         if client is not None:
             client.close()
@@ -71,13 +87,14 @@ def extract(ctx: typer.Context,
 
 
 def _run_with_progress(cfg: Settings, inputs: Inputs, extractor: ChapterExtractor,
-                       chapters: set[int] | None) -> RunSummary:
+                       chapters: set[int] | None, gated: bool) -> RunSummary:
     unit = "chapters" if extractor.method == "offline" else "blocks"
     with Progress(TextColumn(f"extracting {unit} ({extractor.method})"), BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True) as bar:
         task = bar.add_task("extract", total=None)
         return run(cfg, inputs, extractor, chapters,
-                   progress=lambda done, total: bar.update(task, completed=done, total=total))
+                   progress=lambda done, total: bar.update(task, completed=done, total=total),
+                   gated=gated)
 
 
 def _print_summary(summary: RunSummary, client: ChatClient | None) -> None:
@@ -100,34 +117,88 @@ def _print_summary(summary: RunSummary, client: ChatClient | None) -> None:
     if failed:
         console.print(f"[yellow]{failed} blocks failed; run the same command again to retry them "
                       "(answered blocks come from the cache)[/]")
-    console.print(f"merged bundle: {summary.bundle_dir}  "
-                  f"(the service and `kbx kb load` use it from now on)", highlight=False)
+    if summary.gate is not None:
+        _print_gate(summary.gate)
+    console.print(f"merged bundle: {summary.bundle_dir}  (curated records + the kinds admitted "
+                  f"above; `kbx kb load` and the service use it)", highlight=False)
+
+
+def _print_gate(gate: Gate) -> None:
+    chapters = _span(gate.chapters)
+    table = Table(title=f"precision gate: ≥ {gate.threshold} over ≥ {gate.min_found} records, "
+                        f"{gate.method} records of chapters {chapters}")
+    for col in ("kind", "found", "correct", "enters", "why"):
+        table.add_column(col, justify="left" if col in ("kind", "why") else "right")
+    for kind in gate.kinds:
+        table.add_row(kind.kind, str(kind.found), str(kind.correct),
+                      "yes" if kind.admitted else "no", kind.reason)
+    console.print(table)
+    if gate.added:
+        added = ", ".join(f"{k} {v}" for k, v in gate.added.items())
+        console.print(f"extracted records added to the curated ones: {added}", highlight=False)
+
+
+def _span(chapters: list[int]) -> str:
+    if not chapters:
+        return "none"
+    if chapters == list(range(chapters[0], chapters[-1] + 1)):
+        return f"{chapters[0]}–{chapters[-1]}"
+    return ",".join(map(str, chapters))
 
 
 @extract_app.command("report")
 @handle_errors
-def report(json_out: JsonOpt = False) -> None:
-    """Precision and recall of the offline extractor against the curated relations (ch 7–11)."""
-    result = quality_report(_inputs(settings()))
+def report(chapters: Annotated[str | None, typer.Option(
+               "--chapters", help="e.g. 7-11,23 (default: every chapter the curated bundle covers)")] = None,
+           json_out: JsonOpt = False) -> None:
+    """Precision and recall of the offline extractor against the curated records (people,
+    relations by pair, by pair + type and per type, events, states), per chapter and overall,
+    and what the precision gate would admit. Writes nothing."""
+    cfg = settings()
+    inputs = _inputs(cfg)
+    wanted = chapters_option(chapters)
+    if wanted is not None:
+        missing = sorted(wanted - {b.chapter for b in inputs.blocks})
+        if missing:
+            raise ValueError(f"--chapters: {_span(missing)} not in the corpus")
+    result = measure_offline(inputs, wanted)
     if json_out:
         print_json(result)
         return
     _print_report(result)
+    _print_gate(decide(result, ""))
+
+
+def _pr(score: Score) -> str:
+    return f"{score.precision:.2f} / {score.recall:.2f}" if score.found or score.curated else "—"
 
 
 def _print_report(result: QualityReport) -> None:
-    chapters = f"{result.chapters[0]}–{result.chapters[-1]}" if result.chapters else "none"
-    table = Table(title=f"offline extractor vs curated relations, chapters {chapters}")
-    for col in ("level", "found", "curated", "matched", "precision", "recall"):
+    chapters = _span(result.chapters)
+    table = Table(title=f"per chapter: precision / recall (offline extractor vs curated, "
+                        f"chapters {chapters})")
+    for col in ("ch", "people", "pairs", "pairs + type", "events", "states"):
         table.add_column(col, justify="right")
-    rows = [("related pairs", result.pairs), ("pairs + type", result.typed),
+    for row in result.per_chapter:
+        table.add_row(str(row.chapter), _pr(row.people), _pr(row.pairs), _pr(row.typed),
+                      _pr(row.events), _pr(row.states))
+    console.print(table)
+    overall = Table(title=f"overall, chapters {chapters}")
+    for col in ("measure", "found", "curated", "correct", "recalled", "precision", "recall"):
+        overall.add_column(col, justify="left" if col == "measure" else "right")
+    rows = [("people", result.overall["people"]),
+            ("pairs, per chapter", result.overall["pairs"]),
+            ("pairs+type, per ch.", result.overall["typed"]),
+            ("pairs, book", result.book["book_pairs"]),
+            ("pairs+type, book", result.book["book_typed"]),
+            ("events", result.overall["events"]),
+            ("events, same block", result.overall["events_same_block"]),
+            ("states", result.overall["states"]),
             *((f"  {kind}", score) for kind, score in result.by_type.items())]
     for name, score in rows:
-        table.add_row(name, str(score.found), str(score.curated), str(score.matched),
-                      f"{score.precision:.2f}", f"{score.recall:.2f}")
-    console.print(table)
-    console.print(f"extracted pairs not curated: {', '.join(result.wrong_pairs) or '—'}", highlight=False)
-    console.print(f"curated pairs missed: {len(result.missed_pairs)}", highlight=False)
+        overall.add_row(name, str(score.found), str(score.curated), str(score.correct),
+                        str(score.recalled), f"{score.precision:.3f}", f"{score.recall:.3f}")
+    console.print(overall)
 
 
 def register(app: typer.Typer) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 
 from pydantic import Field, SecretStr
@@ -10,6 +12,23 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = REPO_ROOT.parent / "shared" / "corpus" / "shuihu" / "zh-hant"
 DEFAULT_BUNDLE = REPO_ROOT / "kb" / "data" / "shuihu"
+GATE_FILE = "gate.json"
+"""Written by `kbx extract` inside the merged bundle: the precision gate and the fingerprint of
+the curated bundle it was built from (`extract.gate`)."""
+FINGERPRINT_KEY = "curated_fingerprint"
+
+
+def bundle_fingerprint(directory: Path) -> str:
+    """sha256 over the names and bytes of a bundle's record files (`*.json`, `*.jsonl`, top level
+    and `shards/`): what its records are made of, so a stale merged bundle is recognized."""
+    digest = hashlib.sha256()
+    files = [*directory.glob("*.json"), *directory.glob("*.jsonl"),
+             *(directory / "shards").glob("*.jsonl")] if directory.is_dir() else []
+    for path in sorted(files):
+        if path.is_file():
+            digest.update(str(path.relative_to(directory)).encode("utf-8") + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 class Settings(BaseSettings):
@@ -55,11 +74,19 @@ class Settings(BaseSettings):
         return self.resolved_data_dir() / self.corpus_name
 
     def merged_bundle_dir(self) -> Path:
-        """Curated + extracted records, written by `kbx extract`."""
+        """The curated records plus the extracted record kinds that pass the precision gate,
+        written by `kbx extract` with its `gate.json`."""
         return self.corpus_dir() / "bundle"
 
     def active_bundle_dir(self) -> Path:
-        """What the service loads: the merged bundle once `kbx extract` has run, else the curated
-        one (`KBX_BUNDLE`)."""
+        """What `kbx kb load` and the service load: the merged bundle when `kbx extract` built it
+        from the curated bundle as it is now (its gate.json carries the curated bundle's
+        fingerprint), else the curated bundle (`KBX_BUNDLE`). A merged bundle left from an older
+        curated bundle, or from before the gate, is never loaded in place of the curated one."""
         merged = self.merged_bundle_dir()
-        return merged if (merged / "people.jsonl").exists() else self.bundle
+        try:
+            gate = json.loads((merged / GATE_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return self.bundle
+        current = isinstance(gate, dict) and gate.get(FINGERPRINT_KEY) == bundle_fingerprint(self.bundle)
+        return merged if current and (merged / "people.jsonl").exists() else self.bundle

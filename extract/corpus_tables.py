@@ -1,17 +1,18 @@
 """The extractor's tables about one novel (places, scene forms, alias chapter ranges …).
 
-They live beside the corpus's curated bundle, in `extraction.json`, so the extractor's code names no
-character or place; a novel without that file is extracted with empty tables."""
+They live beside the corpus's bundle, in `extraction.json`, so the extractor's code names no
+character or place; a novel without that file is extracted with empty tables. They are read once
+(`read_tables`) and travel with the roster (`Roster.tables`)."""
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property
 from pathlib import Path
 
 from core.errors import ConfigError
-from core.settings import Settings
 
 TABLES_FILE = "extraction.json"
 
@@ -54,6 +55,12 @@ class CorpusTables:
     name_forms_skipped: frozenset[str] = frozenset()
     """Forms never matched: titles and address terms that denote whoever holds them."""
 
+    @cached_property
+    def place_pattern(self) -> re.Pattern[str]:
+        """The places, longest first; a pattern that never matches when there are none."""
+        places = sorted(self.places, key=len, reverse=True)
+        return re.compile("|".join(map(re.escape, places)) if places else r"(?!x)x")
+
 
 def read_tables(directory: Path) -> CorpusTables:
     path = directory / TABLES_FILE
@@ -79,12 +86,3 @@ def read_tables(directory: Path) -> CorpusTables:
     except (ValueError, KeyError, TypeError, IndexError) as exc:
         raise ConfigError(f"{path}: invalid extractor tables ({exc})") from exc
 
-
-@lru_cache(maxsize=4)
-def _cached(directory: Path) -> CorpusTables:
-    return read_tables(directory)
-
-
-def tables() -> CorpusTables:
-    """The tables of the configured corpus (`KBX_BUNDLE`), read once."""
-    return _cached(Settings().bundle.resolve())

@@ -1,18 +1,22 @@
-"""Who is named where: the roster (curated people + the team's lexicon) and a fast name matcher.
+"""Who is named where: the roster (the corpus lexicon + its scene forms) and a fast name matcher.
+
+The roster is built from the lexicon (`lexicon.jsonl`) and the corpus tables (`extraction.json`)
+only, never from curated records: the extractor is measured against the curated bundle
+(`extract.report`), and reading the curated people of the chapters it extracts would leak the
+answer. The same two files are all another novel needs.
 
 Names are compared in simplified script (`to_simplified`), so both scripts denote one person. A
 name form that two people share at the same priority is ambiguous and never matched. Priorities,
-highest first: a curated person inside the curated chapters, a lexicon person's own name, a
-lexicon alias. Curated people that the lexicon does not know (张三 the 泼皮, 管营 …) are matched
-only inside the curated chapters, where their generic names mean them. A lexicon alias (a
-nickname, a title) matches only from the person's first chapter on, and the short aliases of
-`cues.ALIAS_CHAPTERS` only in their chapters: 浪子 before 燕青 enters is 浮浪子弟, not him.
+highest first: a scene form of the corpus tables inside its chapters (那妇人 in 24–26 is 潘金莲), a
+lexicon person's own name, a lexicon alias. A lexicon alias (a nickname, a title) matches only
+from the person's first chapter on, and the short aliases of the tables' `alias_chapters` only in
+their chapters: 浪子 before 燕青 enters is 浮浪子弟, not him.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,10 +24,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core.errors import ConfigError
 from core.text import to_simplified
-from extract.corpus_tables import tables
+from extract.corpus_tables import CorpusTables
 from kb.knowledge.models import Person
 
-CURATED, PRIMARY, ALIAS = 3, 2, 1
+SCENE, PRIMARY, ALIAS = 3, 2, 1
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,6 @@ class ChapterSpan:
             self.last is None or chapter <= self.last)
 
 
-ChapterScope = frozenset[int] | ChapterSpan
 MIN_FORM = 2
 
 
@@ -85,7 +88,7 @@ class NameForm:
     form: str
     person: str
     priority: int
-    chapters: ChapterScope | None = None
+    chapters: ChapterSpan | None = None
 
     def applies(self, chapter: int) -> bool:
         return self.chapters is None or chapter in self.chapters
@@ -128,8 +131,9 @@ def _node_pattern(node: Trie) -> str:
 class NameMatcher:
     """Finds every non-overlapping name (longest first, left to right) in a simplified text."""
 
-    def __init__(self, forms: dict[str, str]) -> None:
+    def __init__(self, forms: dict[str, str], tables: CorpusTables | None = None) -> None:
         self._owner = forms
+        self._tables = tables or CorpusTables()
         self._pattern = re.compile(_trie_pattern(forms)) if forms else None
 
     def find(self, simplified: str) -> list[Mention]:
@@ -138,56 +142,42 @@ class NameMatcher:
         found = []
         for match in self._pattern.finditer(simplified):
             form = match.group()
-            if form in self._owner and not _excluded(simplified, match.start(), form):
+            if form in self._owner and not _excluded(simplified, match.start(), form, self._tables):
                 found.append(Mention(self._owner[form], match.start(), match.end(), form))
         return found
 
 
-def _excluded(text: str, start: int, form: str) -> bool:
+def _excluded(text: str, start: int, form: str, tables: CorpusTables) -> bool:
     end = start + len(form)
     return any(text[max(0, start - len(before)):start] == before
-               for before in tables().name_context_exclude.get(form, ())) or \
+               for before in tables.name_context_exclude.get(form, ())) or \
         any(text.startswith(after, end)
-            for after in tables().name_context_exclude_after.get(form, ()))
+            for after in tables.name_context_exclude_after.get(form, ()))
 
 
 class Roster:
     """Everyone the extractor can name: one Person per real person, with every name form."""
 
-    def __init__(self, people: Sequence[Person], forms: Sequence[NameForm]) -> None:
+    def __init__(self, people: Sequence[Person], forms: Sequence[NameForm],
+                 tables: CorpusTables | None = None) -> None:
         self.people: dict[str, Person] = {p.id: p for p in people}
         self.forms = list(forms)
+        self.tables = tables or CorpusTables()
         self._matchers: dict[frozenset[str], NameMatcher] = {}
         self._owner_maps: dict[frozenset[str], dict[str, str]] = {}
         self._chapter_keys: dict[int, frozenset[str]] = {}
         self._embedded: dict[tuple[str, frozenset[str]], list[tuple[str, str]]] = {}
 
     @classmethod
-    def build(cls, curated: Sequence[Person], lexicon: Sequence[LexiconEntry],
-              curated_chapters: Iterable[int] | Mapping[str, Iterable[int]]) -> Roster:
-        """Curated forms the lexicon lacks (衙内, 管营 …) are matched only in the curated chapters,
-        or, given a map person → chapters, only in the chapters where that person acts."""
-        from extract.resolve import id_map, merge_people  # resolution rules live there
-
-        if isinstance(curated_chapters, Mapping):
-            scopes = {p: frozenset(cs) for p, cs in curated_chapters.items()}
-            everywhere: frozenset[int] = frozenset()
-        else:
-            scopes, everywhere = {}, frozenset(curated_chapters)
-        found = [e.person() for e in lexicon]
-        people, _ = merge_people(curated, found)
-        mapping = id_map(curated, found)
-        book_wide: dict[str, set[str]] = {}
-        for person in found:
-            book_wide.setdefault(mapping.get(person.id, person.id), set()).update(
-                to_simplified(n) for n in person.all_names)
-        forms = [f for person in people for f in _forms_of(
-            person, book_wide.get(person.id, set()), scopes.get(person.id, everywhere))]
+    def build(cls, lexicon: Sequence[LexiconEntry], tables: CorpusTables | None = None) -> Roster:
+        """Every lexicon person with their name forms, and the tables' scene forms."""
+        tables = tables or CorpusTables()
+        people = [e.person() for e in lexicon]
+        forms = [f for person in people for f in _forms_of(person, tables)]
         known = {p.id for p in people}
-        forms += [NameForm(to_simplified(form), s.person, CURATED,
-                           ChapterSpan(s.first, s.last))
-                  for s in tables().scene_forms if s.person in known for form in s.forms]
-        return cls(people, forms)
+        forms += [NameForm(to_simplified(form), s.person, SCENE, ChapterSpan(s.first, s.last))
+                  for s in tables.scene_forms if s.person in known for form in s.forms]
+        return cls(people, forms, tables)
 
     def embedded(self, form: str, chapter: int) -> list[tuple[str, str]]:
         """Other people named inside a name form, with the rest of the form: 林冲娘子 →
@@ -224,7 +214,7 @@ class Roster:
         key, owners = self._owners_in(chapter)
         matcher = self._matchers.get(key)
         if matcher is None:
-            matcher = self._matchers[key] = NameMatcher(owners)
+            matcher = self._matchers[key] = NameMatcher(owners, self.tables)
         return matcher
 
     def resolve(self, name: str, chapter: int | None = None) -> str | None:
@@ -245,24 +235,21 @@ class Roster:
         self._chapter_keys.clear()
 
 
-def _forms_of(person: Person, book_wide: set[str], scope: frozenset[int]) -> list[NameForm]:
+def _forms_of(person: Person, tables: CorpusTables) -> list[NameForm]:
     forms = []
     for n, name in enumerate(person.all_names):
         form = to_simplified(name)
-        if len(form) < MIN_FORM or form in tables().name_forms_skipped:
+        if len(form) < MIN_FORM or form in tables.name_forms_skipped:
             continue
-        if form in book_wide:
-            forms.append(NameForm(form, person.id, PRIMARY if n == 0 else ALIAS,
-                                  None if n == 0 else _alias_scope(form, person.first_chapter)))
-        else:
-            forms.append(NameForm(form, person.id, CURATED, scope))
+        forms.append(NameForm(form, person.id, PRIMARY if n == 0 else ALIAS,
+                              None if n == 0 else _alias_scope(form, person.first_chapter, tables)))
     return forms
 
 
-def _alias_scope(form: str, first_chapter: int | None) -> ChapterScope | None:
+def _alias_scope(form: str, first_chapter: int | None, tables: CorpusTables) -> ChapterSpan | None:
     """Chapters where an alias may denote its person: its range in the corpus tables
     (`alias_chapters`), else from the person's first chapter on (None: everywhere)."""
-    ranges = tables().alias_chapters
+    ranges = tables.alias_chapters
     if form in ranges:
         first, last = ranges[form]
         return ChapterSpan(first, last)
@@ -282,7 +269,3 @@ def _owners(forms: Iterable[NameForm]) -> dict[str, str]:
             people.add(f.person)
     return {form: next(iter(people)) for form, (_, people) in best.items() if len(people) == 1}
 
-
-def load_roster(lexicon_path: Path, curated: Sequence[Person],
-                curated_chapters: Iterable[int]) -> Roster:
-    return Roster.build(curated, read_lexicon(lexicon_path), curated_chapters)

@@ -10,9 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 
-from extract.corpus_tables import tables
 from extract.cues import (
     ACTIONS,
     CUE_ACTIONS,
@@ -45,13 +43,6 @@ KILL_CUE = re.compile(r"割下|割了|剜出|杀了|杀死|搠死|砍死|砍翻|
 """Kill words whose victim follows at once (割下那妇人头来)."""
 SPEECH_CUE = re.compile(r"拜为义兄|拜为哥哥|拜.{0,3}为兄|结为兄弟|结义|认义")
 """Sworn-brother words that, spoken, bind the speaker and the listener."""
-
-
-@lru_cache(maxsize=1)
-def _place_pattern() -> re.Pattern[str]:
-    """The corpus's places, longest first; a pattern that never matches when there are none."""
-    places = sorted(tables().places, key=len, reverse=True)
-    return re.compile("|".join(map(re.escape, places)) if places else r"(?!x)x")
 
 
 _ACTION_RE = re.compile("|".join(re.escape(w) for w, _ in ACTIONS))
@@ -148,7 +139,7 @@ class OfflineExtractor:
         named = {m.person for m in seg.mentions}
         people = [p for p in people if p in named] + [p for p in people if p not in named]
         block = scan.block
-        place = _place(scan.text[seg.span.start:seg.span.end]) or _setting(scan, people)
+        place = _place(scan, seg.span) or _setting(scan, people)
         action = _action(scan.masked[seg.span.start:seg.span.end]) or _block_action(scan, people)
         title = self._title(people, scan.narrative_counts(), place, action)
         second = counts[people[1]] if len(people) > 1 else 0
@@ -327,7 +318,7 @@ class OfflineExtractor:
 
     def _place_states(self, scan: BlockScan, seg: Segment) -> list[State]:
         states = []
-        for match in _place_pattern().finditer(scan.text, seg.span.start, seg.span.end):
+        for match in scan.places.finditer(scan.text, seg.span.start, seg.span.end):
             verb = PLACE_TO.search(scan.text, max(seg.span.start, match.start() - 2), match.start())
             if verb is None:
                 continue
@@ -376,9 +367,9 @@ def _speaker(scan: BlockScan, index: int) -> Mention | None:
     return speaking[-1] if speaking else None
 
 
-def _place(text: str) -> str | None:
+def _place(scan: BlockScan, span: Span) -> str | None:
     """The first place named in the event's own sentence."""
-    match = _place_pattern().search(text)
+    match = scan.places.search(scan.text, span.start, span.end)
     return match.group() if match else None
 
 
@@ -387,7 +378,7 @@ def _setting(scan: BlockScan, people: list[str]) -> str | None:
     for seg in scan.segments:
         if not seg.narrative or not seg.people & set(people):
             continue
-        for match in _place_pattern().finditer(scan.text, seg.span.start, seg.span.end):
+        for match in scan.places.finditer(scan.text, seg.span.start, seg.span.end):
             if PLACE_TO.search(scan.text, max(seg.span.start, match.start() - 2), match.start()):
                 return match.group()
     return None

@@ -11,7 +11,9 @@ from pydantic import BaseModel, Field
 
 from kb.knowledge.models import Event, Person, Relation, SourceRef, State
 
-PART_VERSION = 1
+PART_VERSION = 2
+"""2: names come from the lexicon alone (no curated people); version 1 parts are skipped until
+their chapters are extracted again."""
 
 
 class ChapterPart(BaseModel):

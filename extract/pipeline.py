@@ -1,13 +1,16 @@
-"""The extraction run: chapters → parts → the extracted bundle → curated + extracted = the bundle.
+"""The extraction run: chapters → parts → the extracted bundle → measured → the merged bundle.
 
 Layout under `<data_dir>/<corpus_name>/`:
 
 * `extracted/parts/chNNN.json` – one chapter's records (replacing a chapter rewrites only its file);
 * `extracted/` – the extracted bundle (all parts, relations merged across chapters) and
   `mentions.jsonl` (block → person → mentions);
-* `bundle/` – curated records merged with the extracted ones (curated wins), what
-  `kbx kb load` and the service read (see `Settings.active_bundle_dir`).
+* `bundle/` – the curated records plus only the extracted record kinds that pass the precision
+  gate (`extract.gate`), with `gate.json`: what `kbx kb load` and the service read (see
+  `Settings.active_bundle_dir`).
 
+The extractor sees the lexicon and the corpus tables only (`Roster.build`); the curated bundle is
+read to measure the extracted records (`extract.report`) and to merge them, never to extract.
 Both bundle directories are written into a temporary sibling and swapped in by rename.
 """
 
@@ -22,20 +25,25 @@ from pathlib import Path
 from typing import Protocol
 
 from core.atomic import replace_directory
-from core.settings import Settings
+from core.settings import Settings, bundle_fingerprint
+from extract.corpus_tables import read_tables
+from extract.gate import Gate, decide, write_gate
 from extract.names import Roster, read_lexicon
+from extract.offline import OfflineExtractor
 from extract.parts import ChapterPart, load_parts, save_part
+from extract.report import QualityReport, event_matches, measure
 from extract.resolve import (
     absorb_relations,
-    drop_shadowed_events,
     drop_shadowed_states,
+    id_map,
     merge_relations,
     relink_events,
+    resolve_ids,
 )
 from extract.text import ChapterTexts
 from ingest.chunking import Block
 from kb.knowledge.bundle import KnowledgeBundle, bundle_from_records, load_bundle, write_bundle
-from kb.knowledge.models import Event, Person, Relation, SourceRef, State
+from kb.knowledge.models import Event, Person, SourceRef
 
 log = logging.getLogger(__name__)
 LEXICON_FILE = "lexicon.jsonl"
@@ -79,12 +87,15 @@ class Paths:
 
 @dataclass
 class Inputs:
-    """Blocks, the curated bundle and the roster built from it and the lexicon."""
+    """Blocks, the roster (lexicon + corpus tables) and the curated bundle, which only the
+    measurement and the merge read."""
 
     blocks: list[Block]
     curated: KnowledgeBundle
     roster: Roster
     texts: ChapterTexts
+    bundle_dir: Path | None = None
+    """where the curated bundle was read (its fingerprint goes into gate.json)"""
 
     def by_chapter(self, chapters: Iterable[int] | None = None) -> dict[int, list[Block]]:
         wanted = None if chapters is None else set(chapters)
@@ -100,28 +111,10 @@ def curated_chapters(curated: KnowledgeBundle) -> set[int]:
     return {c.chapter for c in curated.chapters} or {e.chapter for e in curated.events}
 
 
-def acting_chapters(curated: KnowledgeBundle) -> dict[str, set[int]]:
-    """person → the chapters where a curated record shows them (events, states, relations): a
-    curated name the lexicon lacks (张三 the 泼皮) denotes them there and nowhere else."""
-    chapters: dict[str, set[int]] = {}
-    for event in curated.events:
-        for pid in event.person_ids:
-            chapters.setdefault(pid, set()).add(event.chapter)
-    for state in curated.states:
-        chapters.setdefault(state.person, set()).add(state.chapter)
-    for relation in curated.relations:
-        for ref in relation.sources:
-            if ref.chapter is not None:
-                for pid in (relation.source, relation.target):
-                    chapters.setdefault(pid, set()).add(ref.chapter)
-    return chapters
-
-
 def load_inputs(settings: Settings, blocks: Sequence[Block]) -> Inputs:
     curated = load_bundle(settings.bundle, blocks)
-    lexicon = read_lexicon(settings.bundle / LEXICON_FILE)
-    roster = Roster.build(curated.people, lexicon, acting_chapters(curated))
-    return Inputs(list(blocks), curated, roster, ChapterTexts(blocks))
+    roster = Roster.build(read_lexicon(settings.bundle / LEXICON_FILE), read_tables(settings.bundle))
+    return Inputs(list(blocks), curated, roster, ChapterTexts(blocks), settings.bundle)
 
 
 @dataclass
@@ -136,11 +129,14 @@ class RunSummary:
     seconds: dict[str, float] = field(default_factory=dict)
     extracted_dir: str = ""
     bundle_dir: str = ""
+    gate: Gate | None = None
 
 
 def run(settings: Settings, inputs: Inputs, extractor: ChapterExtractor,
-        chapters: Iterable[int] | None = None, progress: Progress | None = None) -> RunSummary:
-    """Extract the chapters (all when None), save their parts, rebuild both bundles."""
+        chapters: Iterable[int] | None = None, progress: Progress | None = None,
+        gated: bool = True) -> RunSummary:
+    """Extract the chapters (all when None), save their parts, rebuild both bundles; `gated`
+    False admits every extracted kind (a novel without curated records)."""
     paths = Paths.of(settings)
     started = time.perf_counter()
     selected = inputs.by_chapter(chapters)
@@ -153,12 +149,14 @@ def run(settings: Settings, inputs: Inputs, extractor: ChapterExtractor,
     for part in parts:
         for key, value in part.counters.items():
             summary.counters[key] = summary.counters.get(key, 0) + value
-    rebuild(paths, inputs, summary)
+    rebuild(paths, inputs, summary, gated)
     return summary
 
 
-def rebuild(paths: Paths, inputs: Inputs, summary: RunSummary) -> tuple[KnowledgeBundle, KnowledgeBundle]:
-    """Both bundles from every saved part of a chapter in the corpus."""
+def rebuild(paths: Paths, inputs: Inputs, summary: RunSummary,
+            gated: bool = True) -> tuple[KnowledgeBundle, KnowledgeBundle]:
+    """Both bundles from every saved part of a chapter in the corpus; the merged one holds the
+    extracted kinds that the gate admits, measured on the chapters both bundles cover."""
     mark = time.perf_counter()
     parts = load_parts(paths.parts, {b.chapter for b in inputs.blocks})
     extracted = assemble(parts, inputs)
@@ -166,11 +164,41 @@ def rebuild(paths: Paths, inputs: Inputs, summary: RunSummary) -> tuple[Knowledg
     write_mentions(parts, paths.extracted / "mentions.jsonl")
     summary.seconds["assemble"] = time.perf_counter() - mark
     mark = time.perf_counter()
-    merged = merge_with_curated(inputs.curated, extracted, inputs)
-    swap_in(merged, paths.bundle)
+    resolved = resolve_ids(extracted, id_map(inputs.curated.people, extracted.people))
+    report = measure(resolved, inputs.curated, covered(parts, inputs.curated), _method(parts))
+    fingerprint = bundle_fingerprint(inputs.bundle_dir) if inputs.bundle_dir else ""
+    gate = decide(report, fingerprint, enabled=gated)
+    summary.seconds["measure"] = time.perf_counter() - mark
+    mark = time.perf_counter()
+    merged, gate.added = merge_with_curated(inputs.curated, resolved, inputs, gate)
+    replace_directory(paths.bundle, lambda tmp: _write_merged(merged, gate, tmp))
     summary.seconds["merge"] = time.perf_counter() - mark
-    summary.extracted, summary.merged = extracted.counts(), merged.counts()
+    summary.extracted, summary.merged, summary.gate = extracted.counts(), merged.counts(), gate
     return extracted, merged
+
+
+def _write_merged(merged: KnowledgeBundle, gate: Gate, directory: Path) -> None:
+    write_bundle(merged, directory)
+    write_gate(gate, directory)
+
+
+def covered(parts: Sequence[ChapterPart], curated: KnowledgeBundle) -> set[int]:
+    """The chapters both the extraction and the curated bundle cover: where measuring is fair."""
+    return {p.chapter for p in parts} & curated_chapters(curated)
+
+
+def _method(parts: Sequence[ChapterPart]) -> str:
+    methods = sorted({p.method for p in parts})
+    return methods[0] if len(methods) == 1 else "mixed" if methods else "none"
+
+
+def measure_offline(inputs: Inputs, chapters: Iterable[int] | None = None) -> QualityReport:
+    """`kbx extract report`: extract the chapters offline (all when None), resolve the people to
+    the curated ids and score them on the chapters the curated bundle covers; nothing is written."""
+    parts = OfflineExtractor(inputs.roster, inputs.texts).extract_chapters(inputs.by_chapter(chapters))
+    extracted = assemble(parts, inputs)
+    resolved = resolve_ids(extracted, id_map(inputs.curated.people, extracted.people))
+    return measure(resolved, inputs.curated, covered(parts, inputs.curated), "offline")
 
 
 def _earliest_refs(parts: Sequence[ChapterPart]) -> dict[str, SourceRef]:
@@ -225,22 +253,38 @@ def _only_known(event: Event, ids: set[str]) -> Event:
     return event if len(kept) == len(event.participants) else event.model_copy(update={"participants": kept})
 
 
-def merge_with_curated(curated: KnowledgeBundle, extracted: KnowledgeBundle,
-                       inputs: Inputs) -> KnowledgeBundle:
-    """Curated records first (people carry the lexicon's extra names), extracted ones after."""
-    curated_ids = {p.id for p in curated.people}
-    people = [inputs.roster.people.get(p.id, p).model_copy(update={"sources": p.sources})
-              for p in curated.people]
-    people += [p for p in extracted.people if p.id not in curated_ids]
-    events, replaced = drop_shadowed_events(curated.events, extracted.events)
-    all_events = [*curated.events, *events]
-    known_events = {e.id for e in all_events}
-    relations: list[Relation] = absorb_relations(
-        curated.relations, [relink_events(r, replaced, known_events) for r in extracted.relations])
-    states: list[State] = [*curated.states, *drop_shadowed_states(curated.states, extracted.states)]
-    return bundle_from_records(people=people, events=sorted(all_events, key=lambda e: e.order),
-                               relations=relations, states=states, chapters=curated.chapters,
-                               blocks=inputs.blocks, profile=curated.profile)
+def merge_with_curated(curated: KnowledgeBundle, extracted: KnowledgeBundle, inputs: Inputs,
+                       gate: Gate) -> tuple[KnowledgeBundle, dict[str, int]]:
+    """The curated records as they are, then the extracted records of the kinds the gate admits
+    that name only people in the result and duplicate no curated record (the report's rules: a
+    matching event is dropped, a relation of the same type and people lends the curated one its
+    sources, a state of the same person, kind and chapter or value is dropped). `extracted` has
+    its people resolved to the curated ids already. Returns the bundle and the records added."""
+    people = list(curated.people)
+    if gate.admits("people"):
+        known = {p.id for p in people}
+        people += [p for p in extracted.people if p.id not in known]
+    ids = {p.id for p in people}
+    events = [e for e in (_only_known(e, ids) for e in extracted.events) if e.participants] \
+        if gate.admits("events") else []
+    events = [e for e in events if not any(event_matches(e, c) for c in curated.events)]
+    event_ids = {e.id for e in [*curated.events, *events]}
+    offered = [relink_events(r, {}, event_ids) for r in extracted.relations
+               if gate.admits_relation(r.type) and r.source in ids and r.target in ids]
+    relations = absorb_relations(curated.relations, offered)
+    states = drop_shadowed_states(curated.states, [s for s in extracted.states if s.person in ids]) \
+        if gate.admits("states") else []
+    added = {"people": len(people) - len(curated.people), "events": len(events),
+             "relations": len(relations) - len(curated.relations),
+             "relation_sources": sum(len(r.sources) for r in relations[:len(curated.relations)])
+             - sum(len(r.sources) for r in curated.relations),
+             "states": len(states)}
+    merged = bundle_from_records(people=people, events=sorted([*curated.events, *events],
+                                                              key=lambda e: e.order),
+                                 relations=relations, states=[*curated.states, *states],
+                                 chapters=curated.chapters, blocks=inputs.blocks,
+                                 profile=curated.profile)
+    return merged, added
 
 
 def swap_in(bundle: KnowledgeBundle, directory: Path, keep: Sequence[str] = ()) -> None:

@@ -2,16 +2,17 @@
 
 Rules (each a small function below):
 
-* People: a lexicon person is the curated person with the same id, or whose own name is the
-  curated person's name or one of its aliases (compared in simplified script). The curated record
-  keeps its id, name, profile and sources; the lexicon adds the name forms it lacks and fills empty
-  fields. Curated people the lexicon lacks are `scoped`: matched only in the curated chapters.
+* People: an extracted (lexicon) person is the curated person with the same id, else the one
+  curated person whose name or alias is their own name (compared in simplified script); extracted
+  records are rewritten to the curated ids before they are measured or merged, and the curated
+  person record stands for them.
 * Relations: two relations are the same fact when they have the same type and the same people
   (in the same direction, unless either is undirected). Duplicates merge into one record with
   every source (deduplicated by normalized quote), every chapter and every supporting event; the
   extracted confidences combine as 1 − Π(1 − cᵢ). A curated relation absorbs the extracted
   duplicates' sources but keeps its id, type, direction, description and confidence.
-* Events: an extracted scene event gives way to curated events citing the same block.
+* Events: an extracted event gives way to a curated event it matches (`report.event_matches`:
+  same chapter, two shared participants or overlapping quotes).
 * States: an extracted state gives way to a curated one of the same person and kind that starts
   in the same chapter or has the same value.
 """
@@ -22,7 +23,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from core.text import normalize, to_simplified
-from kb.knowledge.models import RELATION_TYPES, Event, Person, Relation, SourceRef, State
+from kb.knowledge.bundle import KnowledgeBundle
+from kb.knowledge.models import RELATION_TYPES, Person, Relation, SourceRef, State
 
 MAX_SOURCES = 12
 """At most this many sources per merged relation (earliest chapters first)."""
@@ -32,50 +34,39 @@ def _forms(person: Person) -> set[str]:
     return {to_simplified(name) for name in person.all_names}
 
 
-def _same_person(curated: Person, other: Person) -> bool:
-    return other.id == curated.id or to_simplified(other.name) in _forms(curated)
-
-
-def _merge_person(curated: Person, other: Person) -> Person:
-    known = _forms(curated)
-    extra: list[str] = []
-    for name in other.all_names:
-        if to_simplified(name) not in known:
-            known.add(to_simplified(name))
-            extra.append(name)
-    return curated.model_copy(update={
-        "aliases": [*curated.aliases, *extra],
-        "profile": curated.profile or other.profile,
-        "group": curated.group or other.group,
-        "first_chapter": curated.first_chapter if curated.first_chapter is not None else other.first_chapter,
-    })
-
-
-def merge_people(curated: Sequence[Person], found: Sequence[Person]) -> tuple[list[Person], set[str]]:
-    """All people once (curated first), and the ids of curated people no other source knows."""
-    merged: list[Person] = []
-    used: set[str] = set()
-    scoped: set[str] = set()
-    for person in curated:
-        match = [p for p in found if p.id not in used and _same_person(person, p)]
-        for other in match:
-            person = _merge_person(person, other)
-            used.add(other.id)
-        if not match:
-            scoped.add(person.id)
-        merged.append(person)
-    merged += [p for p in found if p.id not in used]
-    return merged, scoped
-
-
 def id_map(curated: Sequence[Person], found: Sequence[Person]) -> dict[str, str]:
-    """found id → curated id for every found person that resolves to a curated one."""
-    mapping: dict[str, str] = {}
+    """found id → curated id, for every found person the curated bundle knows under another id:
+    a found person keeps an id the curated bundle has; otherwise their own name is the name or an
+    alias of exactly one curated person (in simplified script)."""
+    ids = {p.id for p in curated}
+    owners: dict[str, set[str]] = {}
     for person in curated:
-        for other in found:
-            if other.id not in mapping and _same_person(person, other):
-                mapping[other.id] = person.id
+        for form in _forms(person):
+            owners.setdefault(form, set()).add(person.id)
+    mapping: dict[str, str] = {}
+    for other in found:
+        if other.id in ids:
+            continue
+        candidates = owners.get(to_simplified(other.name), set())
+        if len(candidates) == 1:
+            mapping[other.id] = next(iter(candidates))
     return mapping
+
+
+def resolve_ids(bundle: KnowledgeBundle, mapping: dict[str, str]) -> KnowledgeBundle:
+    """The extracted records with every person id mapped to the curated one (`id_map`); people
+    who resolve to a curated person are dropped (the curated record stands for them)."""
+    if not mapping:
+        return bundle
+    people = [p for p in bundle.people if p.id not in mapping]
+    events = [e.model_copy(update={"participants": list({
+        mapping.get(p.person, p.person): p.model_copy(update={"person": mapping.get(p.person, p.person)})
+        for p in e.participants}.values())}) for e in bundle.events]
+    relations = [remap_relation(r, mapping) for r in bundle.relations]
+    relations = [r for r in relations if r.source != r.target]
+    states = [s.model_copy(update={"person": mapping.get(s.person, s.person)}) for s in bundle.states]
+    return KnowledgeBundle(people=people, events=events, relations=merge_relations(relations),
+                           states=states, chapters=bundle.chapters, profile=bundle.profile)
 
 
 @dataclass(frozen=True)
@@ -197,30 +188,6 @@ def remap_relation(relation: Relation, mapping: dict[str, str]) -> Relation:
         return relation
     return relation.model_copy(update={"source": source, "target": target,
                                        "id": relation_id(source, target, relation.type, relation.directed)})
-
-
-def drop_shadowed_events(curated: Sequence[Event], extracted: Sequence[Event]
-                         ) -> tuple[list[Event], dict[str, str | None]]:
-    """Extracted events that no curated event shadows, and what each dropped id maps to.
-
-    A curated event shadows an extracted one when it cites the same block; the dropped id maps to
-    the first such curated event that shares a participant (None: no replacement).
-    """
-    by_block: dict[str, list[Event]] = {}
-    for event in curated:
-        for ref in event.sources:
-            if ref.chunk_id:
-                by_block.setdefault(ref.chunk_id, []).append(event)
-    kept: list[Event] = []
-    replaced: dict[str, str | None] = {}
-    for event in extracted:
-        shadows = [e for ref in event.sources if ref.chunk_id for e in by_block.get(ref.chunk_id, [])]
-        if not shadows:
-            kept.append(event)
-            continue
-        people = set(event.person_ids)
-        replaced[event.id] = next((e.id for e in shadows if people & set(e.person_ids)), None)
-    return kept, replaced
 
 
 def relink_events(relation: Relation, replaced: dict[str, str | None], known: set[str]) -> Relation:

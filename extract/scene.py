@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from core.text import to_simplified
-from extract.corpus_tables import tables
+from extract.corpus_tables import CorpusTables
 from extract.cues import (
     ACTOR_VERBS,
     CONNECTORS,
@@ -30,6 +30,7 @@ OPEN_QUOTES, CLOSE_QUOTES = "「『“", "」』”"
 MASK = "□"
 VERSE_CLAUSE = re.compile(r"[，。；！？、,;!?]")
 MIN_VERSE_CLAUSES = 4
+_OPENER = re.compile("|".join(map(re.escape, VERSE_OPENERS)))
 NARRATIVE_REPEATS = 2
 """Named this many times outside speech and verse: part of the scene even without a verb."""
 
@@ -77,8 +78,11 @@ def _fixed_length(paragraph: str) -> bool:
 
 def verse_spans(text: str) -> list[Span]:
     """Verse in a simplified block text: a paragraph of fixed-length lines, the rest of a paragraph
-    after 诗曰/但见/正是…, and the paragraph after one that ends on such an opener."""
+    after 诗曰/但见/正是… said by the narrator (a speaker's 「…正是杀人可恕…」 opens no verse: the
+    narrative after the speech stays narrative), and the paragraph after one that ends on such an
+    opener."""
     spans: list[Span] = []
+    depth = _speech_depth(text)
     start, opened = 0, False
     for line in text.split("\n"):
         end = start + len(line)
@@ -86,7 +90,7 @@ def verse_spans(text: str) -> list[Span]:
         if opened or _fixed_length(stripped):
             spans.append(Span(start, end))
         else:
-            at = min((line.find(o) for o in VERSE_OPENERS if o in line), default=-1)
+            at = next((m.start() for m in _OPENER.finditer(line) if depth[start + m.start()] == 0), -1)
             if at >= 0:
                 spans.append(Span(start + at, end))
         opened = stripped.endswith(("：", ":", "曰")) and any(o in stripped[-6:] for o in VERSE_OPENERS)
@@ -99,9 +103,11 @@ class BlockScan:
 
     def __init__(self, block: Block, roster: Roster) -> None:
         self.block = block
+        self.places = roster.tables.place_pattern
         self.text = to_simplified(block.text)
         mentions = roster.matcher(block.chapter).find(self.text)
-        self.mentions = sorted(mentions + _context_mentions(self.text, block.chapter, mentions),
+        self.mentions = sorted(mentions + _context_mentions(self.text, block.chapter, mentions,
+                                                            roster.tables),
                                key=lambda m: m.start)
         self.masked = _mask(self.text, self.mentions)
         depth = _speech_depth(self.text)
@@ -151,10 +157,11 @@ def _mask(text: str, mentions: list[Mention]) -> str:
     return "".join(chars)
 
 
-def _context_mentions(text: str, chapter: int, mentions: list[Mention]) -> list[Mention]:
+def _context_mentions(text: str, chapter: int, mentions: list[Mention],
+                      tables: CorpusTables) -> list[Mention]:
     """Generic forms (娘子) that denote one person where an anchor is named just before them."""
     found = []
-    for cf in tables().context_forms:
+    for cf in tables.context_forms:
         if not cf.first <= chapter <= cf.last:
             continue
         for match in re.finditer(re.escape(cf.form), text):

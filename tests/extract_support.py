@@ -5,12 +5,13 @@ from __future__ import annotations
 from functools import lru_cache
 
 from core.settings import DEFAULT_BUNDLE, DEFAULT_CORPUS
+from extract.corpus_tables import read_tables
 from extract.names import Roster, read_lexicon
-from extract.pipeline import LEXICON_FILE, Inputs, curated_chapters
+from extract.pipeline import LEXICON_FILE, Inputs
 from extract.text import ChapterTexts
 from ingest.chunking import Block, chunk_corpus
 from ingest.corpus import read_corpus
-from kb.knowledge.bundle import load_bundle
+from kb.knowledge.bundle import KnowledgeBundle, load_bundle
 
 CHUNK_SIZE = 600
 
@@ -20,10 +21,16 @@ def book_blocks() -> tuple[Block, ...]:
     return tuple(chunk_corpus(read_corpus(DEFAULT_CORPUS), CHUNK_SIZE))
 
 
+@lru_cache(maxsize=1)
+def curated_bundle() -> KnowledgeBundle:
+    """The curated bundle (read once; tests never change it)."""
+    return load_bundle(DEFAULT_BUNDLE, book_blocks())
+
+
 def fresh_inputs() -> Inputs:
-    """Inputs over the whole book; a new roster each time (the LLM converter adds people)."""
+    """Inputs over the whole book as `pipeline.load_inputs` builds them: a roster of the lexicon
+    and the corpus tables alone (a new one each time: the LLM converter adds people), and the
+    curated bundle for measuring and merging."""
     blocks = list(book_blocks())
-    curated = load_bundle(DEFAULT_BUNDLE, blocks)
-    roster = Roster.build(curated.people, read_lexicon(DEFAULT_BUNDLE / LEXICON_FILE),
-                          curated_chapters(curated))
-    return Inputs(blocks, curated, roster, ChapterTexts(blocks))
+    roster = Roster.build(read_lexicon(DEFAULT_BUNDLE / LEXICON_FILE), read_tables(DEFAULT_BUNDLE))
+    return Inputs(blocks, curated_bundle(), roster, ChapterTexts(blocks), DEFAULT_BUNDLE)
