@@ -20,13 +20,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from core.text import normalize, to_simplified
+from core.text import is_cjk, normalize, to_simplified
 from ingest.chunking import Block
 from kb.answering.answer_models import StageNote
 from kb.answering.coverage import _forms, best_sentences, coverage, question_weights
 from kb.answering.evidence import Gathered
 from kb.answering.planner import PeopleIndex, Plan
-from kb.answering.quotes import sentences
+from kb.answering.quotes import sentence_pairs, sentences
 from kb.answering.record_search import participants, render
 from kb.answering.refusals import (
     MIN_COVERAGE,
@@ -46,6 +46,7 @@ from kb.answering.refusals import (
 )
 from kb.knowledge.models import Event, Person, Record, Relation, State
 from kb.knowledge.views import EventView, Pair, RelationView, SourceView
+from retrieval.analyzers import FUNCTION_CHARS
 
 BlockOf = Callable[[str], Block | None]
 MAX_QUOTE_CHARS = 80
@@ -63,6 +64,7 @@ GENERIC_TYPES = frozenset({"acquaintance", "colleague", "ally"})
 SUMMARY_CHARS = 60
 QUANTITY_SENTENCES = 12
 MIN_QUANTITY_COVERAGE = 0.1
+MIN_CHAR_SHARE = 0.5
 """A sentence about the named people that gives a number with the asked unit answers a how-many
 question when it holds this much of the question's content weight."""
 PAIR_FACT_ASKS = frozenset({"who", "where", "when", "how_many", "name", "made_of"})
@@ -274,7 +276,7 @@ def compose_fact(ctx: _Ctx) -> Draft:
     if plan.asks == "how_many":  # the sentences that give a number come first
         counted = [b for b in best_sentences(about, ctx.block_of, weights, ctx.g.profile.wordings,
                                              limit=QUANTITY_SENTENCES)
-                   if b[0] > 0 and has_quantity(b[1], plan)]
+                   if b[0] > 0 and has_quantity(b[1], plan)] or _counted_by_chars(ctx, about)
         if counted:
             best = counted[:SUPPORT_SENTENCES]
             if counted[0][0] >= MIN_QUANTITY_COVERAGE:
@@ -307,6 +309,28 @@ def compose_fact(ctx: _Ctx) -> Draft:
         if (score > 0 or not weights) and sentence not in quoted:
             w.add("· 原文：", (sentence, chunk_id))
     return w.draft()
+
+
+def _counted_by_chars(ctx: _Ctx, about: Sequence[str]) -> list[tuple[float, str, str]]:
+    """How many, when no sentence shares a word with the question (一天能走 / 日行): the
+    sentences that give the number with the unit and hold `MIN_CHAR_SHARE` of the question's
+    own characters (names and function characters left out), best first."""
+    text = to_simplified(ctx.plan.cleaned)
+    for name in sorted(map(to_simplified, ctx.all_names), key=len, reverse=True):
+        text = text.replace(name, " ")
+    chars = {ch for ch in text if is_cjk(ch) and ch not in FUNCTION_CHARS}
+    if not chars:
+        return []
+    found = []
+    for rank, chunk_id in enumerate(about):
+        block = ctx.block_of(chunk_id)
+        for written, simplified in sentence_pairs(block.text) if block else ():
+            if has_quantity(written, ctx.plan):
+                share = len(chars & set(simplified)) / len(chars)
+                if share >= MIN_CHAR_SHARE:
+                    found.append((share, -rank, written, chunk_id))
+    found.sort(reverse=True)
+    return [(MIN_QUANTITY_COVERAGE, w, c) for _, _, w, c in found[:SUPPORT_SENTENCES]]
 
 
 def _record_line(ctx: _Ctx, record: Record) -> str:
@@ -586,7 +610,7 @@ def _with_passages(draft: Draft, ctx: _Ctx) -> Draft:
 
 # --- journeys, fates, beginnings ---------------------------------------------------------------
 
-MAX_STAGE_EVENTS = 4
+MAX_STAGE_EVENTS = 6
 """Event titles named in one stage's paragraph; the rest are counted."""
 
 

@@ -152,8 +152,8 @@ PERSON_CHARS = "人汉者子官王头婆娘公氏儿女客僧道师匠卒兵将�
 
 def asks_person(plan: Plan) -> bool:
     """The name asked is a person's (the role is a person word), not a shop's or a horse's."""
-    role = plan.detail.role
-    return bool(role) and role[-1] in PERSON_CHARS
+    role = plan.detail.role or ""
+    return role[-1:] != "" and role[-1] in PERSON_CHARS
 
 
 def made_of_in(sentence: str, plan: Plan) -> bool:
