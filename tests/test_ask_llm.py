@@ -87,3 +87,14 @@ def test_client_errors_are_not_retried(whole_book: Corpus, openai_stub: OpenAISt
     openai_stub.script(Reply.error(status))
     r = make_service(whole_book, openai_stub, retries=3).ask(AskRequest(question=QUESTION))
     assert r.mode == "offline" and len(openai_stub.requests) == 1
+
+
+def test_the_llm_gets_the_same_plan_and_records(whole_book: Corpus, openai_stub: OpenAIStub) -> None:
+    openai_stub.script(Reply.json({"status": "answered", "answer": "王伦妒贤嫉能。",
+                                   "citations": [{"chunk_id": "ch019_chunk_013",
+                                                  "quote": "林沖即時拿住王倫"}]}))
+    r = make_service(whole_book, openai_stub).ask(AskRequest(question="林冲为什么要火并王伦？"))
+    assert r.mode == "llm" and r.plan.asks == "why"
+    prompt = openai_stub.requests[0].prompt
+    assert "原因" in prompt and "rel_" in prompt  # what is asked, and the pair's own records
+    assert r.quotes and r.quotes[0].located

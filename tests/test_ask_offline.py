@@ -54,7 +54,7 @@ def test_follow_up_uses_the_session(service: AskService) -> None:
     assert follow.plan.follow_up and follow.plan.person_ids == ["lin_chong"]
 
 
-@pytest.mark.parametrize("name", ["dev_ch7_11.jsonl", "dev_book.jsonl"])
+@pytest.mark.parametrize("name", ["dev_ch7_11.jsonl", "dev_book.jsonl", "answers_dev.jsonl"])
 def test_every_offline_quote_is_located(service: AskService, name: str) -> None:
     for line in (DEV / name).read_text(encoding="utf-8").splitlines():
         q = json.loads(line)

@@ -65,3 +65,42 @@ def test_follow_up_inherits_the_previous_people(index: PeopleIndex) -> None:
 
 def test_question_words_are_cleaned(index: PeopleIndex) -> None:
     assert "怎么" not in plan_for_question("林冲怎么上山", index).cleaned
+
+
+ASKS = [
+    ("智取生辰纲有哪些人参与？", "who", None),
+    ("林冲为什么要火并王伦？", "why", None),
+    ("戴宗第一次见到李逵是在哪里？", "where", "began"),
+    ("花和尚倒拔垂杨柳是在第几回？", "chapter", None),
+    ("武松过景阳冈之前在酒店里一共喝了几碗酒？", "how_many", None),
+    ("把宝刀卖给林冲的那个汉子叫什么名字？", "name", None),
+    ("武松打虎用的哨棒是什么木头做的？", "made_of", None),
+    ("介绍一下宋江", "identity", None),
+    ("燕青后来有没有娶李师师为妻？", "whether", None),
+    ("鲁智深最后是怎么圆寂的？", "how", "ended"),
+    ("鲁智深和林冲是什么关系？", "relation", None),
+    ("按阶段讲讲九纹龙史进的经历", "stages", None),
+    ("宋江后来被发配去了哪里？", "where", None),
+]
+
+
+@pytest.mark.parametrize("question,asks,moment", ASKS)
+def test_what_is_asked_is_decided_once_in_the_plan(index: PeopleIndex, question: str, asks: str,
+                                                   moment: str | None) -> None:
+    plan = plan_for_question(question, index, place_chars=read_profile(DEFAULT_BUNDLE).place_chars)
+    assert (plan.asks, plan.moment) == (asks, moment)
+
+
+def test_the_plan_carries_what_the_answer_needs(index: PeopleIndex) -> None:
+    made = plan_for_question("武松打虎用的哨棒是什么木头做的？", index)
+    assert (made.detail.thing, made.detail.material) == ("哨棒", "木头")
+    count = plan_for_question("黑旋风在沂岭一共杀了几只老虎？", index)
+    assert count.detail.unit == "只" and "老虎" in count.focus
+    named = plan_for_question("把宝刀卖给林冲的那个汉子叫什么名字？", index)
+    assert named.detail.role == "汉子"
+
+
+@pytest.mark.parametrize("question", ["按阶段讲讲九纹龙史进的经历", "黑旋风李逵经历了什么？按阶段讲讲"])
+def test_names_nicknames_and_frame_words_are_never_focus(index: PeopleIndex, question: str) -> None:
+    plan = plan_for_question(question, index)
+    assert plan.kind == "journey" and plan.focus == ()

@@ -13,6 +13,13 @@ class PlanView(BaseModel):
     person_ids: list[str] = []
     cleaned: str = ""
     follow_up: bool = False
+    asks: str = Field(default="what", description="what is asked (kb.answering.planner.Ask): who, "
+                      "why, where, when, chapter, how_many, name, made_of, whether, identity, "
+                      "relation, stages, how, what")
+    moment: Literal["began", "ended"] | None = Field(
+        default=None, description="the question asks how the story began or how it ended")
+    focus: list[str] = Field(default_factory=list,
+                             description="the question's content words: what the evidence must hold")
 
 
 class Citation(BaseModel):

@@ -448,16 +448,18 @@ def _place(record: Record | None) -> str | None:
 
 def _number(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str]]
             ) -> Lead | None:
-    """How many: the numeral with the question's unit as the book gives it (十五碗)."""
+    """How many: the numeral with the question's unit as the book gives it (十五碗): from the
+    record that answers the question when it gives one (a curated account of the scene: the
+    signboard's 三碗不过冈 is not what 武松 drank), else from the best sentence."""
     pattern = quantity_pattern(ctx.plan)
-    for _, sentence, chunk_id in best:
-        found = pattern.search(to_simplified(sentence))
-        if found:
-            return f"{found.group(0)}。", (sentence, chunk_id), False
     if record is not None:
         found = pattern.search(to_simplified(ctx.render(record)))
         if found:
             return f"{found.group(0)}。{_record_line(ctx, record)}", _record_quote(record), True
+    for _, sentence, chunk_id in best:
+        found = pattern.search(to_simplified(sentence))
+        if found:
+            return f"{found.group(0)}。", (sentence, chunk_id), False
     return None
 
 
@@ -547,9 +549,10 @@ def compose_pair(ctx: _Ctx) -> Draft:
               _first_quote(event.sources))
     left_events = len(pair.shared_events) - len(events)
     left_relations = len(pair.relations) - len(relations)
+    left = [f"{left_events} 件共同经历" if left_events else "",
+            f"{left_relations} 条关系" if left_relations else ""]
     if left_events or left_relations:
-        w.add(f"（另有 {left_events} 件共同经历、{left_relations} 条关系，"
-              f"`kbx pair {a} {b} --all` 可查看全部）")
+        w.add(f"（另有 {'、'.join(x for x in left if x)}，`kbx pair {a} {b} --all` 可查看全部）")
     return w.draft()
 
 

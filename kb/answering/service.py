@@ -133,7 +133,8 @@ class AskService:
             session_id=session_id,
             plan=PlanView(kind=g.plan.kind, people=[people[p].name for p in g.plan.person_ids],
                           person_ids=g.plan.person_ids, cleaned=g.plan.cleaned,
-                          follow_up=g.plan.follow_up),
+                          follow_up=g.plan.follow_up, asks=g.plan.asks, moment=g.plan.moment,
+                          focus=list(g.plan.focus)),
             citations=citations, quotes=checks, stages=draft.stages,
             context=AnswerContext(
                 knowledge=[KnowledgeItem(id=h.record.id, kind=type(h.record).__name__.lower(),
