@@ -16,6 +16,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 
+from api.models import ChunkView
 from api.routes.chunks import MAX_QUOTE_CHARS, chunk_view
 from api.routes.knowledge import find_person as resolve_person
 from api.services import Services
@@ -25,7 +26,6 @@ from kb.knowledge.directory import MAX_SUGGESTIONS, NameMatch
 from kb.knowledge.journey import journey_of
 from kb.knowledge.protocol import MAX_HOPS
 from kb.knowledge.views import Journey, Pair, PathResult, RecordView
-from api.models import ChunkView
 from retrieval.retriever import SearchOptions
 
 INSTRUCTIONS = (

@@ -16,9 +16,9 @@ from api.models import CorpusHealth, Health, LLMHealth, StoreHealth
 from core.errors import ProviderUnavailable
 from core.llm import ChatClient
 from core.settings import Settings
-from kb.answering.service import AskService
 from extract.names import read_lexicon
 from extract.pipeline import LEXICON_FILE
+from kb.answering.service import AskService
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.directory import PeopleDirectory
 from kb.knowledge.loading import load_active_bundle

@@ -13,12 +13,15 @@ import json
 import re
 import struct
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
 
+import httpx
 import pytest
-from explorer_fixtures import Explorer
 from playwright.sync_api import Page, expect
+
+if TYPE_CHECKING:
+    from explorer_fixtures import Explorer
 
 pytest_plugins = ["api_fixtures", "explorer_fixtures"]
 pytestmark = [pytest.mark.falkordb, pytest.mark.browser]
@@ -73,6 +76,20 @@ def source_shows(page: Page, chunk_id: str, highlighted: str) -> None:
     expect(viewer.locator("mark").first).to_contain_text(highlighted)
 
 
+def test_the_page_and_its_files_come_from_this_origin_only(explorer: Explorer) -> None:
+    page = httpx.get(f"{explorer.url}/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    policy = page.headers["content-security-policy"]
+    assert "default-src 'self'" in policy and "connect-src 'self'" in policy
+    assert "http" not in policy
+    for src in re.findall(r'(?:src|href)="([^"#]+)"', page.text):
+        assert src.startswith("/static/") or src.startswith("data:"), src
+        if src.startswith("/static/"):
+            assert httpx.get(f"{explorer.url}{src}").status_code == 200, src
+    licence = httpx.get(f"{explorer.url}/static/vendor/cytoscape/LICENSE")
+    assert "The Cytoscape Consortium" in licence.text
+
+
 # --- the person view --------------------------------------------------------------------------
 
 def test_the_page_opens_on_the_lin_chong_neighbourhood(page: Page, explorer: Explorer,
@@ -111,18 +128,18 @@ def test_legend_filters_types_and_the_slider_turns_back_the_chapters(page: Page,
     common = max(set(types), key=types.count)
     page.locator(f".legend-item input[data-type='{common}']").uncheck()
     after = page.evaluate("window.kbx.graph().edges().map(e => e.data('type'))")
-    assert common not in after and len(after) == len(types) - types.count(common)
+    assert after and common not in after  # (the cap may let in someone else's relation)
     page.locator(f".legend-item input[data-type='{common}']").check()
     assert page.evaluate("window.kbx.graph().edges().length") == len(types)
 
     everyone = set(labels(page))
-    assert "宋江" in everyone  # met from chapter 83 on, in this data
     slider = page.locator("#ch-to")
     slider.fill("12")  # the graph as of chapter 12
     expect(page.locator(".range-label")).to_have_text(re.compile(r"第\d+–12回"))
     early = set(labels(page))
-    assert "鲁智深" in early and "宋江" not in early
-    assert len(early) < len(everyone)
+    assert "鲁智深" in early and len(early) < len(everyone)
+    firsts = page.evaluate("window.kbx.graph().edges().map(e => Math.min(...e.data('chapters')))")
+    assert firsts and max(firsts) <= 12
 
 
 def test_a_hub_is_capped_with_more_and_a_node_expands(page: Page, explorer: Explorer,
@@ -155,7 +172,7 @@ def test_a_relation_clicked_in_the_graph_opens_its_record_and_quotes(page: Page,
     panel = page.locator("#panel")
     expect(panel).to_have_attribute("data-mode", "record")
     expect(panel.locator(".record")).to_contain_text("结义兄弟")
-    expect(panel.locator(".record")).to_contain_text("第7回")
+    expect(panel.locator(".record")).to_contain_text(re.compile("第7[回–、]"))
     quote_button = panel.locator("button.quote", has_text=SWORN_QUOTE).first
     quote_button.click()
     source_shows(page, "ch007_chunk_004", SWORN_QUOTE)
@@ -193,10 +210,13 @@ def test_pair_view_relations_where_each_began_and_shared_events_in_book_order(
     visit(page, explorer, "#/pair")
     page.locator("#name-a").fill("")
     page.locator("#name-a").press_sequentially("魯智深", delay=20)
+    expect(page.locator("#name-a").locator("xpath=..").locator(".suggestions li").first
+           ).to_contain_text("鲁智深")
     page.locator("#name-a").press("Enter")
     page.locator("#name-b").fill("")
     page.locator("#name-b").press_sequentially("豹子頭", delay=20)
-    expect(page.locator("#form .suggestions li").first).to_contain_text("林冲")
+    picked = page.locator("#name-b").locator("xpath=..").locator(".suggestions li").first
+    expect(picked).to_contain_text("林冲")
     page.locator("#name-b").press("Enter")
     settled(page)
     assert unquote(page.evaluate("location.hash")).startswith("#/pair/鲁智深/林冲")

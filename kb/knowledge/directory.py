@@ -8,6 +8,7 @@ rather than a store query. Matching is on `normalize`d keys, so 林沖 finds 林
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
@@ -19,6 +20,8 @@ from kb.knowledge.models import Person
 
 MatchKind = Literal["name", "alias", "star"]
 MAX_SUGGESTIONS = 50
+SIMILARITY_CUTOFF = 0.6
+"""difflib ratio for a typo's suggestions (林仲 → 林冲 is 0.5, 林冲冲 → 林冲 0.8)."""
 
 
 class NameMatch(BaseModel):
@@ -28,6 +31,7 @@ class NameMatch(BaseModel):
     name: str
     matched: str = Field(description="the name, alias or star name that matched, as written")
     kind: MatchKind
+    exact: bool = Field(description="the typed text is this form (after script folding)")
     aliases: list[str]
     group: str | None
     star: str | None = Field(default=None, description="the hero's star (天雄星), if one of the 108")
@@ -68,17 +72,21 @@ class PeopleDirectory:
                 if key and key not in seen:
                     seen.add(key)
                     self._forms.append(_Form(key, text, kind, person))
+        self._keys = sorted({form.key for form in self._forms})
 
     def __len__(self) -> int:
         return len({form.person.id for form in self._forms})
 
     def suggest(self, text: str, limit: int = 10) -> list[NameMatch]:
-        """People whose name forms start with, or contain, the typed text; exact matches first,
-        then prefixes, then the rest, each by kind, weight and length. Empty text: nothing."""
+        """People whose name forms are, start with or contain the typed text, in that order; then
+        names inside the text and close spellings (so a typo still gets suggestions); each
+        group by kind, weight and length. Empty text: nothing."""
         query = normalize(text)
         if not query:
             return []
         best: dict[str, tuple[tuple[int, int, float, int, str], _Form]] = {}
+        close = set(difflib.get_close_matches(query, self._keys, n=MAX_SUGGESTIONS,
+                                              cutoff=SIMILARITY_CUTOFF))
         for form in self._forms:
             if form.key == query:
                 place = 0
@@ -86,6 +94,10 @@ class PeopleDirectory:
                 place = 1
             elif query in form.key:
                 place = 2
+            elif len(form.key) >= 2 and form.key in query:
+                place = 3  # 林冲冲 → 林冲: a name inside what was typed
+            elif form.key in close:
+                place = 4
             else:
                 continue
             rank = (place, KIND_ORDER[form.kind], -self._weights.get(form.person.id, 0.0),
@@ -94,10 +106,11 @@ class PeopleDirectory:
             if current is None or rank < current[0]:
                 best[form.person.id] = (rank, form)
         ordered = sorted(best.values(), key=lambda item: item[0])
-        return [self._match(form) for _, form in ordered[:max(0, min(limit, MAX_SUGGESTIONS))]]
+        return [self._match(form, rank[0] == 0)
+                for rank, form in ordered[:max(0, min(limit, MAX_SUGGESTIONS))]]
 
-    def _match(self, form: _Form) -> NameMatch:
+    def _match(self, form: _Form, exact: bool) -> NameMatch:
         person = form.person
         return NameMatch(id=person.id, name=person.name, matched=form.written, kind=form.kind,
-                         aliases=person.aliases, group=person.group,
+                         exact=exact, aliases=person.aliases, group=person.group,
                          star=self._stars.get(person.id), first_chapter=person.first_chapter)

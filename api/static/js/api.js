@@ -23,6 +23,16 @@ async function request(path, options = {}) {
   return body;
 }
 
+// A typed name → the person's id, by the suggestion index (so an unknown name is reported with
+// the closest names without a failing request); an id is taken as it is.
+export async function resolvePerson(name) {
+  if (/^[a-z][a-z0-9_]*$/.test(name)) return name;
+  const found = await api.suggest(name, 6);
+  const exact = found.find((m) => m.exact);
+  if (exact) return exact.id;
+  throw new ApiError(404, `unknown person '${name}'`, found.map((m) => m.name));
+}
+
 const q = (params) => new URLSearchParams(params).toString();
 const enc = encodeURIComponent;
 

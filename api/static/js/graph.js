@@ -71,7 +71,7 @@ export function edgeElement(e, classes = []) {
   if (e.directed) cls.push("directed");
   if (e.kind === "participant") cls.push("participant");
   return { group: "edges", data: { id: e.id, source: e.source, target: e.target, label: e.label,
-    type: e.type, kind: e.kind || "relation", color: e.kind === "participant" ? "#9ecae1" : typeColor(e.type) },
+    type: e.type, chapters: e.chapters || [], kind: e.kind || "relation", color: e.kind === "participant" ? "#9ecae1" : typeColor(e.type) },
     classes: cls.join(" ") };
 }
 

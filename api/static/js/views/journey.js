@@ -1,12 +1,12 @@
 // A person's journey: stages as a timeline in book order, each opening to its events and passages.
 
-import { api } from "../api.js";
+import { api, resolvePerson } from "../api.js";
 import { append, h, clear, $, chapterText } from "../dom.js";
 import { setPanelHome, showRecord, quoteLink, sourcesList } from "../panel.js";
 
 export async function render(args, ctx) {
   const name = args[0] || "林冲";
-  const journey = await api.journey(name);
+  const journey = await api.journey(await resolvePerson(name));
   const p = journey.person;
   const content = $("#content");
   clear(content);

@@ -1,6 +1,6 @@
 // Two people: their relations with where each began, and their shared events as a timeline.
 
-import { api } from "../api.js";
+import { api, resolvePerson } from "../api.js";
 import { append, h, $, chapterText } from "../dom.js";
 import { mountGraph, nodeElement, edgeElement } from "../graph.js";
 import { setPanelHome, showRecord, quoteLink, typeChip, personLink } from "../panel.js";
@@ -21,7 +21,7 @@ function firstSource(relation) {
 export async function render(args, ctx) {
   const [a, b] = [args[0] || "林冲", args[1] || "鲁智深"];
   twoNamesForm("pair", a, b, "查看两人");
-  const pair = await api.pair(a, b);
+  const pair = await api.pair(await resolvePerson(a), await resolvePerson(b));
   const nodes = [
     nodeElement({ id: pair.a.id, label: pair.a.name, group: pair.a.group }, ["center"]),
     nodeElement({ id: pair.b.id, label: pair.b.name, group: pair.b.group }, ["center"]),

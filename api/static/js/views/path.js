@@ -1,6 +1,6 @@
 // The shortest relation chain between two people.
 
-import { api } from "../api.js";
+import { api, resolvePerson } from "../api.js";
 import { append, h, $, chapterText } from "../dom.js";
 import { mountGraph, nodeElement, edgeElement } from "../graph.js";
 import { setPanelHome, showRecord, quoteLink, typeChip, personLink } from "../panel.js";
@@ -9,7 +9,7 @@ import { twoNamesForm } from "../forms.js";
 export async function render(args, ctx) {
   const [a, b] = [args[0] || "林冲", args[1] || "宋江"];
   twoNamesForm("path", a, b, "找路径");
-  const result = await api.path(a, b);
+  const result = await api.path(await resolvePerson(a), await resolvePerson(b));
   const names = Object.fromEntries(result.people.map((p) => [p.id, p.name]));
   names[result.source.id] = result.source.name;
   names[result.target.id] = result.target.name;

@@ -1,7 +1,7 @@
 // A person's neighbourhood: relations coloured by type with a legend that filters by type, a
 // chapter range that shows the graph as of those chapters, expand a node, a cap with "more".
 
-import { api } from "../api.js";
+import { api, resolvePerson } from "../api.js";
 import { append, h, clear, $, chapterText } from "../dom.js";
 import { mountGraph, replaceElements, nodeElement, edgeElement, typeColor } from "../graph.js";
 import { setPanelHome, showRecord, sourcesList, personLink } from "../panel.js";
@@ -73,7 +73,7 @@ const LAYOUT = (center) => ({
 
 export async function render(args, ctx) {
   const name = args[0] || "林冲";
-  const first = await api.graph(name);
+  const first = await api.graph(await resolvePerson(name));
   window.kbxTimings.graphData = performance.now();
   const state = new Neighbourhoods();
   state.add(first);
