@@ -180,6 +180,7 @@ class ChatClient:
         self.model = settings.llm_model
         self.timeout = timeout if timeout is not None else settings.llm_timeout
         self.retries = retries if retries is not None else settings.llm_retries
+        self.max_tokens = settings.llm_max_tokens
         self.backoff = backoff
         self.pricing = pricing
         self._api_key = settings.openai_api_key
@@ -258,9 +259,10 @@ class ChatClient:
     def _once(self, client: openai.OpenAI, messages: list[dict[str, str]],
               temperature: float) -> tuple[str, Usage]:
         try:
+            extra: dict[str, Any] = {} if self.max_tokens is None else {"max_tokens": self.max_tokens}
             reply = client.chat.completions.create(
                 model=self.model, messages=cast(list[ChatCompletionMessageParam], messages),
-                temperature=temperature, response_format=JSON_OBJECT)
+                temperature=temperature, response_format=JSON_OBJECT, **extra)
         except openai.APITimeoutError as exc:
             raise _Retryable(f"timeout after {self.timeout:g} s") from exc
         except openai.APIConnectionError as exc:
