@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 KBX := $(VENV)/bin/kbx
 PORT ?= 8000
 
-.PHONY: install demo test lint stop
+.PHONY: install demo test lint stop test-llm
 
 install: $(VENV)/.installed
 
@@ -24,6 +24,11 @@ lint: install
 
 test: lint
 	$(VENV)/bin/pytest
+
+# Opt-in: a real local model (SmolLM2-135M via llama-cpp-python) on the LLM paths; the first run
+# builds llama-cpp-python (~30 min on 2 cores) and caches the wheel outside the repo.
+test-llm: install
+	VENV=$(VENV) bash scripts/test_llm.sh
 
 stop:
 	-kill $$(cat var/serve.pid) 2>/dev/null; rm -f var/serve.pid

@@ -1,5 +1,7 @@
 """The FastAPI app factory: the lifespan opens the corpus, the graph store and the AskService.
 
+Besides the JSON routes it serves the explorer page at `/` and the MCP server at `/mcp`.
+
 Run it with `kbx serve`, or `uvicorn --factory api.app:create_app` (settings from the environment).
 """
 
@@ -11,6 +13,8 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from api.errors import install_error_handlers
+from api.explorer import install_explorer
+from api.mcp_mount import mcp_lifespan, mount_mcp
 from api.middleware import RequestLog
 from api.routes import ROUTERS
 from api.services import open_services
@@ -30,7 +34,8 @@ def create_app(settings: Settings | None = None, *, provider: RelationProvider |
         services = open_services(config, provider=provider, corpus=corpus)
         app.state.services = services
         try:
-            yield
+            async with mcp_lifespan(mcp):
+                yield
         finally:
             services.close()
 
@@ -40,4 +45,6 @@ def create_app(settings: Settings | None = None, *, provider: RelationProvider |
     app.add_middleware(RequestLog)
     for router in ROUTERS:
         app.include_router(router)
+    mcp = mount_mcp(app, config, lambda: app.state.services)
+    install_explorer(app)
     return app

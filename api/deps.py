@@ -14,6 +14,7 @@ from core.settings import Settings
 from core.validation import checked_question
 from ingest.corpus import parse_chapter_range
 from kb.answering.service import AskService
+from kb.knowledge.directory import PeopleDirectory
 from kb.knowledge.protocol import RelationProvider
 from retrieval.corpus import Corpus
 
@@ -47,10 +48,15 @@ def get_asker(services: ServicesDep) -> AskService:
     return services.require_asker()
 
 
+def get_directory(services: ServicesDep) -> PeopleDirectory:
+    return services.require_directory()
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 CorpusDep = Annotated[Corpus, Depends(get_corpus)]
 ProviderDep = Annotated[RelationProvider, Depends(get_provider)]
 AskerDep = Annotated[AskService, Depends(get_asker)]
+DirectoryDep = Annotated[PeopleDirectory, Depends(get_directory)]
 
 
 def check_question(field: str, text: str, settings: Settings) -> None:

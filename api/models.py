@@ -46,6 +46,11 @@ class Health(BaseModel):
     corpus: CorpusHealth
 
 
+class Span(BaseModel):
+    start: int = Field(description="offset in `text`")
+    end: int
+
+
 class ChunkView(BaseModel):
     id: str
     chapter: int
@@ -54,6 +59,11 @@ class ChunkView(BaseModel):
     start: int = Field(description="character offset in the chapter text")
     end: int
     text: str
+    previous: str | None = Field(default=None, description="the block before, in book order")
+    next: str | None = Field(default=None, description="the block after, in book order")
+    quote: str | None = Field(default=None, description="the quote asked to be highlighted")
+    highlights: list[Span] = Field(default=[], description="where the quote is in `text` "
+                                   "(compared after script and punctuation folding)")
 
 
 class PersonDetail(BaseModel):

@@ -16,8 +16,11 @@ from api.models import CorpusHealth, Health, LLMHealth, StoreHealth
 from core.errors import ProviderUnavailable
 from core.llm import ChatClient
 from core.settings import Settings
+from extract.names import read_lexicon
+from extract.pipeline import LEXICON_FILE
 from kb.answering.service import AskService
 from kb.knowledge.bundle import KnowledgeBundle
+from kb.knowledge.directory import PeopleDirectory
 from kb.knowledge.loading import load_active_bundle
 from kb.knowledge.protocol import RelationProvider
 from kb.knowledge.views import LoadReport, Stats
@@ -40,6 +43,7 @@ class Services:
     llm: ChatClient | None = None
     provider: RelationProvider | None = None
     asker: AskService | None = None
+    directory: PeopleDirectory | None = None
     session_dir: Path | None = None
     store_error: str | None = None
     owns_provider: bool = True
@@ -55,11 +59,17 @@ class Services:
             raise ProviderUnavailable(f"graph store unavailable: {self.store_error}")
         return self.asker
 
+    def require_directory(self) -> PeopleDirectory:
+        if self.directory is None:
+            raise ProviderUnavailable(f"graph store unavailable: {self.store_error}")
+        return self.directory
+
     def attach(self, provider: RelationProvider, bundle: KnowledgeBundle) -> None:
         """Serve from this store, answering from this bundle."""
         self.provider, self.store_error = provider, None
         self.asker = AskService(self.settings, self.corpus, provider, llm=self.llm, bundle=bundle,
                                 session_dir=self.session_dir)
+        self.directory = people_directory(self.settings, bundle)
 
     def load_if_empty(self, bundle: KnowledgeBundle) -> None:
         """Fill a store that holds nothing (first start); an unreachable one is left degraded."""
@@ -82,6 +92,7 @@ class Services:
                 self.attach(open_provider(self.settings), bundle)
             report = self.require_provider().load(bundle)
             self.require_asker().reload(bundle)
+            self.directory = people_directory(self.settings, bundle)
         log.info("bundle reloaded", extra={"records": _records(report)})
         return report
 
@@ -105,6 +116,15 @@ class Services:
             self.llm.close()
         if self.provider is not None and self.owns_provider:
             self.provider.close()
+
+
+def people_directory(settings: Settings, bundle: KnowledgeBundle) -> PeopleDirectory:
+    """The bundle's people for name suggestions, with the star names and mention counts of the
+    character lexicon beside the curated bundle when there is one (another novel may have none)."""
+    path = settings.bundle / LEXICON_FILE
+    entries = read_lexicon(path) if path.exists() else []
+    return PeopleDirectory(bundle.people, stars={e.id: e.star for e in entries if e.star},
+                           weights={e.id: float(e.mentions) for e in entries if e.mentions})
 
 
 def _records(report: LoadReport) -> int:

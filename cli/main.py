@@ -194,3 +194,6 @@ _serve_commands.register(app, bench_app)
 from cli import extract_commands as _extract_commands  # noqa: E402
 
 _extract_commands.register(app)
+from cli import mcp_commands as _mcp_commands  # noqa: E402
+
+_mcp_commands.register(app)

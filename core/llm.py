@@ -150,6 +150,7 @@ class ChatClient:
         self.model = settings.llm_model
         self.timeout = timeout if timeout is not None else settings.llm_timeout
         self.retries = retries if retries is not None else settings.llm_retries
+        self.max_tokens = settings.llm_max_tokens
         self.pricing = pricing
         self._api_key = settings.openai_api_key
         self._client: openai.OpenAI | None = None
@@ -212,9 +213,10 @@ class ChatClient:
         client = self._openai()
         attempts = f"{self.retries + 1} attempts"
         try:
+            extra: dict[str, Any] = {} if self.max_tokens is None else {"max_tokens": self.max_tokens}
             raw = client.chat.completions.with_raw_response.create(
                 model=self.model, messages=cast(list[ChatCompletionMessageParam], messages),
-                temperature=temperature, response_format=JSON_OBJECT)
+                temperature=temperature, response_format=JSON_OBJECT, **extra)
         except openai.APITimeoutError as exc:
             raise LLMError(f"chat endpoint failed after {attempts}: timeout after "
                            f"{self.timeout:g} s") from exc

@@ -58,6 +58,10 @@ class Settings(BaseSettings):
     llm_model: str = "gpt-4o-mini"
     llm_timeout: float = Field(default=30.0, gt=0)
     llm_retries: int = Field(default=2, ge=0, le=10)
+    llm_max_tokens: int | None = Field(default=None, ge=1, le=100_000,
+                                       description="cap on each reply's tokens; unset = the "
+                                                   "endpoint's default (a small local model may "
+                                                   "otherwise run on to its context limit)")
 
     api_key: SecretStr | None = Field(default=None, description="guards /admin routes")
     max_question_chars: int = Field(default=500, ge=10)

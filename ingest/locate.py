@@ -138,3 +138,19 @@ class QuoteLocator:
                 f"found in chapters {', '.join(map(str, found))}; give the chapter")
             raise QuoteError(f"quote {_short(quote)!r} {where}")
         return self._in_chapter(needle, quote, found[0])
+
+
+def spans_in(text: str, quote: str) -> list[tuple[int, int]]:
+    """Every place the quote occurs in `text`, compared after normalization, as [start, end)
+    offsets of `text` itself: what a reader's view highlights (a simplified quote lights up the
+    traditional text; the quote's own leading or trailing punctuation is not part of a span)."""
+    needle = normalize(quote)
+    if not needle:
+        return []
+    folded, offsets = normalize_with_offsets(text)
+    spans: list[tuple[int, int]] = []
+    at = folded.find(needle)
+    while at >= 0:
+        spans.append((offsets[at], offsets[at + len(needle) - 1] + 1))
+        at = folded.find(needle, at + len(needle))
+    return spans

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job on the embedded defaults: ingest the bundled novel, extract the whole book's
-# knowledge (offline) and merge it with the curated records, load it into the embedded FalkorDB, start the service, and print a real answer with its citations and quote checks.
+# knowledge (offline) and merge it with the curated records, load it into the embedded FalkorDB, start the service, and print a real answer with its citations and quote checks, then the explorer's URL.
 set -euo pipefail
 KBX=${KBX:-kbx}
 PY=$(dirname "$KBX")/python
@@ -33,5 +33,7 @@ print("\ncitations:", ", ".join(f"{c['chunk_id']} (第{c['chapter']}回)" for c 
 print("quote checks:")
 for q in r["quotes"]:
     print(f"  {'✓' if q['located'] else '✗'} {q['chunk_id']}  {q['text']}")
-print(f"\nservice running at {base} (docs: {base}/docs); stop it with `make stop`")
+print(f"\nservice running at {base} (docs: {base}/docs, MCP: {base}/mcp); stop it with `make stop`")
 PYEOF
+echo
+echo "explorer: http://127.0.0.1:${PORT}/  (open it in a browser: it starts on 林冲's neighbourhood)"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
-from api.routes import ask, chunks, knowledge, search, system
+from api.routes import ask, chunks, graph, knowledge, search, system
 
-ROUTERS = (ask.router, search.router, knowledge.router, chunks.router, system.router)
+ROUTERS = (ask.router, search.router, knowledge.router, graph.router, chunks.router,
+           system.router)

@@ -2,21 +2,44 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Query
 
 from api.deps import CorpusDep
-from api.models import ChunkView, ErrorBody
+from api.models import ChunkView, ErrorBody, Span
+from ingest.locate import spans_in
 from providers.naming import unknown_id
+from retrieval.corpus import Corpus
 
 router = APIRouter(tags=["source"], responses={404: {"model": ErrorBody}})
 
+MAX_QUOTE_CHARS = 500
 
-@router.get("/chunks/{chunk_id}")
-def chunk(chunk_id: str, corpus: CorpusDep) -> ChunkView:
-    """The block's original text, chapter and character offsets."""
+
+def chunk_view(corpus: Corpus, chunk_id: str, quote: str | None = None) -> ChunkView:
+    """The block with its neighbours in book order and, given a quote, where it lies in the text
+    (no highlight when it is not there: the reader sees that the quote is not in this block)."""
     block = corpus.block(chunk_id)
     if block is None:
         raise unknown_id("block", chunk_id, corpus.retriever.position)
+    blocks = corpus.blocks
+    at = corpus.retriever.position[chunk_id]
+    text = block.display_text
+    spans = spans_in(text, quote) if quote else []
     return ChunkView(id=block.id, chapter=block.chapter,
                      chapter_title=corpus.chapters[block.chapter].title, index=block.index,
-                     start=block.start, end=block.end, text=block.display_text)
+                     start=block.start, end=block.end, text=text,
+                     previous=blocks[at - 1].id if at > 0 else None,
+                     next=blocks[at + 1].id if at + 1 < len(blocks) else None,
+                     quote=quote, highlights=[Span(start=s, end=e) for s, e in spans])
+
+
+@router.get("/chunks/{chunk_id}")
+def chunk(chunk_id: str, corpus: CorpusDep,
+          quote: Annotated[str | None, Query(max_length=MAX_QUOTE_CHARS,
+                                             description="a quote to highlight")] = None
+          ) -> ChunkView:
+    """The block's original text, chapter, character offsets and neighbours; `quote` adds where
+    that quote lies in the text."""
+    return chunk_view(corpus, chunk_id, quote)
