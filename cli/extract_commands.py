@@ -7,29 +7,36 @@ extracted bundle in `extracted/` and the merged bundle (curated + extracted, cur
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
-from cli.common import chapters_option, console, handle_errors, load_corpus_for, print_json, settings
-from core.llm import ChatClient, Pricing
-from core.settings import Settings
-from extract.cache import ReplyCache
-from extract.llm_extractor import LLMExtractor
-from extract.offline import OfflineExtractor
-from extract.pipeline import ChapterExtractor, Inputs, Paths, RunSummary, load_inputs, run
-from extract.report import QualityReport, quality_report
-from kb.knowledge.profile import read_profile
+from cli.common import (
+    chapters_option,
+    console,
+    handle_errors,
+    load_corpus_for,
+    print_json,
+    rich_console,
+    settings,
+)
+
+if TYPE_CHECKING:  # the extractors (and the OpenAI client) load only when `kbx extract` runs
+    from core.llm import ChatClient
+    from core.settings import Settings
+    from extract.pipeline import ChapterExtractor, Inputs, RunSummary
+    from extract.report import QualityReport
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
 
 extract_app = typer.Typer(help="Extract knowledge for the whole book (offline cues or an LLM).",
-                          invoke_without_command=True, no_args_is_help=False)
+                          invoke_without_command=True, no_args_is_help=False,
+                          rich_markup_mode=None)
 
 
 def _inputs(cfg: Settings) -> Inputs:
+    from extract.pipeline import load_inputs
+
     return load_inputs(cfg, load_corpus_for(cfg).blocks)
 
 
@@ -49,6 +56,13 @@ def extract(ctx: typer.Context,
     """Extract the chapters (all by default), replace their parts and rebuild both bundles."""
     if ctx.invoked_subcommand is not None:
         return
+    from core.llm import ChatClient, Pricing
+    from extract.cache import ReplyCache
+    from extract.llm_extractor import LLMExtractor
+    from extract.offline import OfflineExtractor
+    from extract.pipeline import Paths
+    from kb.knowledge.profile import read_profile
+
     cfg = settings()
     inputs = _inputs(cfg)
     client: ChatClient | None = None
@@ -72,15 +86,27 @@ def extract(ctx: typer.Context,
 
 def _run_with_progress(cfg: Settings, inputs: Inputs, extractor: ChapterExtractor,
                        chapters: set[int] | None) -> RunSummary:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    from extract.pipeline import run
+
     unit = "chapters" if extractor.method == "offline" else "blocks"
     with Progress(TextColumn(f"extracting {unit} ({extractor.method})"), BarColumn(),
-                  MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True) as bar:
+                  MofNCompleteColumn(), TimeElapsedColumn(), console=rich_console(), transient=True) as bar:
         task = bar.add_task("extract", total=None)
         return run(cfg, inputs, extractor, chapters,
                    progress=lambda done, total: bar.update(task, completed=done, total=total))
 
 
 def _print_summary(summary: RunSummary, client: ChatClient | None) -> None:
+    from rich.table import Table
+
     table = Table(title=f"{summary.method} extraction of {len(summary.chapters)} chapters")
     for col in ("bundle", "people", "events", "relations", "states", "chapters"):
         table.add_column(col, justify="right")
@@ -108,6 +134,8 @@ def _print_summary(summary: RunSummary, client: ChatClient | None) -> None:
 @handle_errors
 def report(json_out: JsonOpt = False) -> None:
     """Precision and recall of the offline extractor against the curated relations (ch 7–11)."""
+    from extract.report import quality_report
+
     result = quality_report(_inputs(settings()))
     if json_out:
         print_json(result)
@@ -116,6 +144,8 @@ def report(json_out: JsonOpt = False) -> None:
 
 
 def _print_report(result: QualityReport) -> None:
+    from rich.table import Table
+
     chapters = f"{result.chapters[0]}–{result.chapters[-1]}" if result.chapters else "none"
     table = Table(title=f"offline extractor vs curated relations, chapters {chapters}")
     for col in ("level", "found", "curated", "matched", "precision", "recall"):

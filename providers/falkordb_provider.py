@@ -20,9 +20,9 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from core.errors import ProviderUnavailable, QueryRejected
-from core.text import normalize
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.models import ChapterSummary, Event, Person, Record, Relation, State
+from kb.knowledge.names import NameEntry, NameResolver
 from kb.knowledge.pairs import build_pair
 from kb.knowledge.protocol import MAX_HOPS
 from kb.knowledge.views import (
@@ -57,7 +57,7 @@ from providers.falkordb_schema import (
     graph_rows,
     pair_key,
 )
-from providers.naming import NameEntry, check_hops, choose, unknown_id, unknown_person
+from providers.naming import check_hops, unknown_id
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +105,7 @@ class FalkorDBProvider:
         self._url = url
         self._server = server
         self._db: FalkorDB | None = None
+        self._resolver: NameResolver | None = None
 
     # -- connection and the one boundary where redis errors become domain errors
 
@@ -137,12 +138,21 @@ class FalkorDBProvider:
 
     # -- people and names
 
+    def names(self) -> NameResolver:
+        """The name resolver of the loaded graph: read once (two queries), dropped by `load`."""
+        resolver = self._resolver
+        if resolver is None:
+            ids = [row[0] for row in self._read(q.PERSON_IDS)]
+            resolver = NameResolver((_entry(r) for r in self._read(q.ALL_NAMES)), ids)
+            if ids:  # an empty graph may be loaded by another process in a moment
+                self._resolver = resolver
+        return resolver
+
     def resolve(self, name: str) -> Person:
-        rows = self._read(q.RESOLVE, key=normalize(name))
-        if not rows:
-            raise unknown_person(name, (_entry(r) for r in self._read(q.ALL_NAMES)))
-        docs = {row[2]: row[5] for row in rows}
-        return _person(docs[choose(name, [_entry(row[:5]) for row in rows])])
+        return self.person(self.names().by_name(name))
+
+    def person_id(self, key: str) -> str:
+        return self.names().person_id(key)
 
     def people(self) -> list[Person]:
         people = [_person(row[0]) for row in self._read(q.PEOPLE)]
@@ -156,7 +166,7 @@ class FalkorDBProvider:
         return _person(rows[0][0])
 
     def _unknown_person_id(self, person_id: str) -> Exception:
-        return unknown_id("person", person_id, (r[0] for r in self._read(q.PERSON_IDS)))
+        return self.names().unknown_id(person_id)
 
     # -- reads by id
 
@@ -267,6 +277,7 @@ class FalkorDBProvider:
         except BaseException:
             self._drop(staging)
             raise
+        self._resolver = None
         self._compact_log()
         log.info("graph loaded", extra={"graph": self.graph_name, **bundle.counts()})
         return LoadReport(backend=self.backend, graph=self.graph_name,

@@ -23,8 +23,8 @@ from typing import Any
 
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.models import Record
+from kb.knowledge.names import name_entries
 from kb.knowledge.views import linked_record
-from providers.naming import name_entries
 
 Row = dict[str, Any]
 

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from core.errors import QueryRejected
-from core.text import normalize
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.models import Event, Person, Record, Relation, State
+from kb.knowledge.names import NameEntry, NameResolver, name_entries
 from kb.knowledge.pairs import build_pair
 from kb.knowledge.protocol import MAX_HOPS
 from kb.knowledge.views import (
@@ -37,7 +37,7 @@ from kb.knowledge.views import (
     state_key,
     view_of,
 )
-from providers.naming import NameEntry, check_hops, choose, name_entries, unknown_id, unknown_person
+from providers.naming import check_hops, unknown_id
 
 
 @dataclass
@@ -46,6 +46,7 @@ class _Snapshot:
 
     bundle: KnowledgeBundle
     names: dict[str, list[NameEntry]] = field(default_factory=dict)
+    resolver: NameResolver = field(default_factory=lambda: NameResolver(()))
     events_of: dict[str, list[Event]] = field(default_factory=lambda: defaultdict(list))
     states_of: dict[str, list[State]] = field(default_factory=lambda: defaultdict(list))
     relations_of: dict[str, list[Relation]] = field(default_factory=lambda: defaultdict(list))
@@ -72,6 +73,7 @@ class _Snapshot:
             snap.graph.add_edge(relation.source, relation.target)
             for event_id in relation.events:
                 snap.supported_by[event_id].append(relation)
+        snap.resolver = NameResolver(snap.entries(), (p.id for p in bundle.people))
         return snap
 
     def entries(self) -> Iterable[NameEntry]:
@@ -95,11 +97,10 @@ class MemoryProvider:
         self._snap = _Snapshot.build(KnowledgeBundle())
 
     def resolve(self, name: str) -> Person:
-        snap = self._snap
-        matches = snap.names.get(normalize(name))
-        if not matches:
-            raise unknown_person(name, snap.entries())
-        return self.person(choose(name, matches))
+        return self.person(self._snap.resolver.by_name(name))
+
+    def person_id(self, key: str) -> str:
+        return self._snap.resolver.person_id(key)
 
     def people(self) -> list[Person]:
         return sorted(self._snap.bundle.people,
@@ -109,7 +110,7 @@ class MemoryProvider:
     def person(self, person_id: str) -> Person:
         found = self._snap.bundle.person(person_id)
         if found is None:
-            raise unknown_id("person", person_id, (p.id for p in self._snap.bundle.people))
+            raise self._snap.resolver.unknown_id(person_id)
         return found
 
     def pair(self, a_id: str, b_id: str) -> Pair:

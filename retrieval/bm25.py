@@ -17,8 +17,9 @@ contribution is precomputed at build time, so a query is one gather and one `bin
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -80,19 +81,24 @@ class BM25Index:
 
     term_codes: IntArray  # sorted, one per term
     indptr: IntArray  # postings of term i are [indptr[i], indptr[i+1])
-    posting_docs: IntArray
-    posting_tfs: IntArray
+    posting_docs: npt.NDArray[np.integer[Any]]
+    posting_tfs: npt.NDArray[np.integer[Any]]
     doc_lengths: FloatArray
     k1: float = K1
     b: float = B
+    posting_weights: FloatArray | None = None
+    """each posting's score contribution; computed here when not given (saved indexes hold it)"""
 
     def __post_init__(self) -> None:
         self.avgdl = float(self.doc_lengths.mean()) if self.doc_lengths.sum() > 0 else 1.0
-        dfs = np.diff(self.indptr)
-        idf = np.log(1.0 + (self.n_docs - dfs + 0.5) / (dfs + 0.5))
-        tf = self.posting_tfs.astype(np.float64)
-        norm = self.k1 * (1.0 - self.b + self.b * self.doc_lengths[self.posting_docs] / self.avgdl)
-        self.posting_weights: FloatArray = np.repeat(idf, dfs) * tf / (tf + norm)
+        if self.posting_weights is None:
+            dfs = np.diff(self.indptr)
+            idf = np.log(1.0 + (self.n_docs - dfs + 0.5) / (dfs + 0.5))
+            tf = self.posting_tfs.astype(np.float64)
+            norm = self.k1 * (1.0 - self.b + self.b * self.doc_lengths[self.posting_docs]
+                              / self.avgdl)
+            self.posting_weights = np.repeat(idf, dfs) * tf / (tf + norm)
+        self.weights: FloatArray = self.posting_weights
 
     @classmethod
     def from_postings(cls, codes: IntArray, docs: IntArray, n_docs: int,
@@ -154,7 +160,7 @@ class BM25Index:
         offsets = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
         postings = offsets + np.arange(int(lengths.sum()))
         scores: FloatArray = np.bincount(  # type: ignore[assignment]
-            self.posting_docs[postings], weights=self.posting_weights[postings],
+            self.posting_docs[postings], weights=self.weights[postings],
             minlength=self.n_docs)
         return scores
 
@@ -226,10 +232,13 @@ class BM25Index:
     def to_arrays(self) -> dict[str, npt.NDArray[np.generic]]:
         return {"term_codes": self.term_codes, "indptr": self.indptr,
                 "posting_docs": self.posting_docs, "posting_tfs": self.posting_tfs,
-                "doc_lengths": self.doc_lengths, "params": np.asarray([self.k1, self.b])}
+                "posting_weights": self.weights, "doc_lengths": self.doc_lengths,
+                "params": np.asarray([self.k1, self.b])}
 
     @classmethod
-    def from_arrays(cls, arrays: dict[str, npt.NDArray[np.generic]]) -> BM25Index:
+    def from_arrays(cls, arrays: Mapping[str, npt.NDArray[Any]]) -> BM25Index:
+        """An index over saved arrays (memory-mapped ones stay mapped: workers share the pages)."""
         k1, b = (float(x) for x in arrays["params"])
-        return cls(arrays["term_codes"], arrays["indptr"], arrays["posting_docs"],  # type: ignore[arg-type]
-                   arrays["posting_tfs"], arrays["doc_lengths"], k1, b)  # type: ignore[arg-type]
+        return cls(arrays["term_codes"], arrays["indptr"], arrays["posting_docs"],
+                   arrays["posting_tfs"], arrays["doc_lengths"], k1, b,
+                   arrays.get("posting_weights"))

@@ -11,7 +11,6 @@ from fastapi import APIRouter, Query
 
 from api.deps import ProviderDep
 from api.models import ErrorBody, PersonDetail
-from core.errors import NotFound
 from kb.knowledge.journey import journey_of
 from kb.knowledge.models import Person
 from kb.knowledge.protocol import MAX_HOPS, RelationProvider
@@ -24,14 +23,8 @@ PersonQuery = Annotated[str, Query(min_length=1, max_length=100, description="id
 
 
 def find_person(provider: RelationProvider, key: str) -> Person:
-    """By id, else by name or alias; a miss suggests the closest names (or ids)."""
-    try:
-        return provider.person(key)
-    except NotFound as by_id:
-        try:
-            return provider.resolve(key)
-        except NotFound as by_name:
-            raise NotFound(str(by_name), by_name.suggestions or by_id.suggestions) from None
+    """By id, name or alias (the provider's resolver); a miss suggests the closest names (or ids)."""
+    return provider.person(provider.person_id(key))
 
 
 @router.get("/people")
@@ -52,7 +45,7 @@ def person(person: str, provider: ProviderDep) -> PersonDetail:
 @router.get("/pair")
 def pair(a: PersonQuery, b: PersonQuery, provider: ProviderDep) -> Pair:
     """Relations both ways and shared events, with their sources."""
-    return provider.pair(find_person(provider, a).id, find_person(provider, b).id)
+    return provider.pair(provider.person_id(a), provider.person_id(b))
 
 
 @router.get("/records/{record_id}")
@@ -64,11 +57,11 @@ def record(record_id: str, provider: ProviderDep) -> RecordView:
 @router.get("/journey/{person}")
 def journey(person: str, provider: ProviderDep) -> Journey:
     """The person's story in stages, each with chapters, events and source quotes."""
-    return journey_of(provider, find_person(provider, person).id)
+    return journey_of(provider, provider.person_id(person))
 
 
 @router.get("/path")
 def path(a: PersonQuery, b: PersonQuery, provider: ProviderDep,
          max_hops: Annotated[int, Query(ge=1, le=MAX_HOPS)] = MAX_HOPS) -> PathResult:
     """The shortest chain of relations between two people."""
-    return provider.path(find_person(provider, a).id, find_person(provider, b).id, max_hops)
+    return provider.path(provider.person_id(a), provider.person_id(b), max_hops)

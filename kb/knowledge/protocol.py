@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 from kb.knowledge.bundle import KnowledgeBundle
+from kb.knowledge.limits import MAX_HOPS
 from kb.knowledge.models import Event, Person, State
 from kb.knowledge.views import (
     LoadReport,
@@ -16,8 +17,7 @@ from kb.knowledge.views import (
     Timeline,
 )
 
-MAX_HOPS = 4
-"""The longest chain `path` looks for."""
+__all__ = ["MAX_HOPS", "RelationProvider"]
 
 
 @runtime_checkable
@@ -30,6 +30,13 @@ class RelationProvider(Protocol):
 
     def resolve(self, name: str) -> Person:
         """The person a name or alias denotes, in either script (compared after `normalize`)."""
+        ...
+
+    def person_id(self, key: str) -> str:
+        """The id of the person an id, a name or an alias (either script) denotes, from the name
+        resolver built once per load (`kb.knowledge.names`): no store read, so a person named
+        costs what a person given by id costs. An unknown key raises NotFound with the closest
+        names (or ids)."""
         ...
 
     def people(self) -> list[Person]:
