@@ -90,6 +90,14 @@ class BM25Index:
     """each posting's score contribution; computed here when not given (saved indexes hold it)"""
 
     def __post_init__(self) -> None:
+        # memory-mapped arrays stay mapped, but as plain ndarray views: every slice of a
+        # `np.memmap` is a memmap again, which costs microseconds a query can feel
+        self.term_codes, self.indptr = np.asarray(self.term_codes), np.asarray(self.indptr)
+        self.posting_docs, self.posting_tfs = (np.asarray(self.posting_docs),
+                                               np.asarray(self.posting_tfs))
+        self.doc_lengths = np.asarray(self.doc_lengths)
+        if self.posting_weights is not None:
+            self.posting_weights = np.asarray(self.posting_weights)
         self.avgdl = float(self.doc_lengths.mean()) if self.doc_lengths.sum() > 0 else 1.0
         if self.posting_weights is None:
             dfs = np.diff(self.indptr)
@@ -153,15 +161,16 @@ class BM25Index:
                                          dtype=np.int64))
 
     def scores_for_ids(self, ids: IntArray) -> FloatArray:
-        """Scores of every document for distinct term positions: one gather, one bincount."""
+        """Scores of every document for distinct term positions: the terms' posting slices joined,
+        then one weighted `bincount` (a query has a handful of terms: slicing each costs less than
+        computing the gather indices with array arithmetic)."""
         if not len(ids):
             return np.zeros(self.n_docs)
-        starts, lengths = self.indptr[ids], self.indptr[ids + 1] - self.indptr[ids]
-        offsets = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
-        postings = offsets + np.arange(int(lengths.sum()))
+        indptr = self.indptr
+        spans = [slice(int(indptr[t]), int(indptr[t + 1])) for t in ids.tolist()]
         scores: FloatArray = np.bincount(  # type: ignore[assignment]
-            self.posting_docs[postings], weights=self.weights[postings],
-            minlength=self.n_docs)
+            np.concatenate([self.posting_docs[s] for s in spans]),
+            weights=np.concatenate([self.weights[s] for s in spans]), minlength=self.n_docs)
         return scores
 
     def top_for_ids(self, ids: IntArray, depth: int) -> tuple[IntArray, FloatArray]:
