@@ -6,17 +6,26 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import networkx as nx
 
 from core.errors import QueryRejected
 from kb.knowledge.bundle import KnowledgeBundle
+from kb.knowledge.journey_store import (
+    PAGE_LIMIT,
+    JourneyDigest,
+    StageEvents,
+    build_journeys,
+    page_of,
+)
 from kb.knowledge.models import Event, Person, Record, Relation, State
 from kb.knowledge.names import NameEntry, NameResolver, name_entries
 from kb.knowledge.pairs import build_pair
 from kb.knowledge.protocol import MAX_HOPS
 from kb.knowledge.views import (
     NO_CHAPTER,
+    Journey,
     LinkedRecord,
     LoadReport,
     Neighbor,
@@ -40,6 +49,12 @@ from kb.knowledge.views import (
 from providers.naming import check_hops, unknown_id
 
 
+class StoredDocs(NamedTuple):
+    journey: str
+    digest: str
+    stages: list[list[str]]
+
+
 @dataclass
 class _Snapshot:
     """Everything a query reads, built whole before it replaces the previous one."""
@@ -47,6 +62,9 @@ class _Snapshot:
     bundle: KnowledgeBundle
     names: dict[str, list[NameEntry]] = field(default_factory=dict)
     resolver: NameResolver = field(default_factory=lambda: NameResolver(()))
+    journeys: dict[str, StoredDocs] = field(default_factory=dict)
+    """per person: the journey and its default view as JSON (each read gets fresh views, as from
+    FalkorDB), and each stage's event ids"""
     events_of: dict[str, list[Event]] = field(default_factory=lambda: defaultdict(list))
     states_of: dict[str, list[State]] = field(default_factory=lambda: defaultdict(list))
     relations_of: dict[str, list[Relation]] = field(default_factory=lambda: defaultdict(list))
@@ -74,6 +92,9 @@ class _Snapshot:
             for event_id in relation.events:
                 snap.supported_by[event_id].append(relation)
         snap.resolver = NameResolver(snap.entries(), (p.id for p in bundle.people))
+        snap.journeys = {pid: StoredDocs(j.journey.model_dump_json(), j.digest.model_dump_json(),
+                                         j.stage_events)
+                         for pid, j in build_journeys(bundle).items()}
         return snap
 
     def entries(self) -> Iterable[NameEntry]:
@@ -166,6 +187,24 @@ class MemoryProvider:
     def timeline(self, person_id: str) -> Timeline:
         return Timeline(self.person(person_id), self.events_of(person_id),
                         self.states_of(person_id))
+
+    def _stored(self, person_id: str) -> StoredDocs:
+        self.person(person_id)
+        return self._snap.journeys[person_id]
+
+    def journey(self, person_id: str) -> Journey:
+        return Journey.model_validate_json(self._stored(person_id).journey)
+
+    def journey_digest(self, person_id: str) -> JourneyDigest:
+        return JourneyDigest.model_validate_json(self._stored(person_id).digest)
+
+    def stage_events(self, person_id: str, stage: int, offset: int = 0,
+                     limit: int = PAGE_LIMIT) -> StageEvents:
+        stored = self._stored(person_id)
+        bundle = self._snap.bundle
+        return page_of(person_id, JourneyDigest.model_validate_json(stored.digest),
+                       stored.stages, stage, offset, limit,
+                       lambda ids: {i: e for i in ids if (e := bundle.event(i)) is not None})
 
     def path(self, a_id: str, b_id: str, max_hops: int = MAX_HOPS) -> PathResult:
         check_hops(max_hops, MAX_HOPS)

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 
 from api.deps import ProviderDep
-from api.models import ErrorBody, PersonDetail
-from kb.knowledge.journey import journey_of
+from api.models import ErrorBody, PersonDetail, json_response
+from kb.knowledge.journey_store import MAX_PAGE_LIMIT, PAGE_LIMIT, JourneyDigest, StageEvents
 from kb.knowledge.models import Person
 from kb.knowledge.protocol import MAX_HOPS, RelationProvider
 from kb.knowledge.views import EventView, Journey, Pair, PathResult, PersonView, RecordView, StateView
@@ -54,10 +54,30 @@ def record(record_id: str, provider: ProviderDep) -> RecordView:
     return provider.record(record_id)
 
 
-@router.get("/journey/{person}")
-def journey(person: str, provider: ProviderDep) -> Journey:
-    """The person's story in stages, each with chapters, events and source quotes."""
-    return journey_of(provider, provider.person_id(person))
+JourneyView = JourneyDigest | StageEvents | Journey
+
+
+@router.get("/journey/{person}", response_model=JourneyView)
+def journey(person: str, provider: ProviderDep,
+            stage: Annotated[int | None, Query(ge=1, description=(
+                "a stage (1-based) whose events to list, a page at a time"))] = None,
+            offset: Annotated[int, Query(ge=0, description="events of the stage to skip")] = 0,
+            limit: Annotated[int, Query(ge=1, le=MAX_PAGE_LIMIT,
+                                        description="events of the stage per page")] = PAGE_LIMIT,
+            full: Annotated[bool, Query(description="the whole skeleton as the rule built it")
+                            ] = False) -> Response:
+    """The person's story in stages (decided at load): by default each stage with its key events
+    and states, the other events counted; `stage` pages through one stage's events (`offset`,
+    `limit`); `full` gives the whole skeleton with each stage's source quotes."""
+    person_id = provider.person_id(person)
+    view: JourneyView
+    if stage is not None:
+        view = provider.stage_events(person_id, stage, offset, limit)
+    elif full:
+        view = provider.journey(person_id)
+    else:
+        view = provider.journey_digest(person_id)
+    return json_response(view)
 
 
 @router.get("/path")

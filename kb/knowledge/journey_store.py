@@ -5,14 +5,12 @@ events + states, plus one sort of each person's records) and calls the journey r
 (`kb.knowledge.journey.journey_of`) for every person; whatever the rule returns is stored as is.
 Beside it are kept:
 
-- the default view (`JourneyDigest`): each stage with at most `KEY_EVENTS` key events — turning
-  points first, then events whose title names the person, then book order — the others only
-  counted, so that a hub character's journey stays small (宋江's whole skeleton lists hundreds of
-  events);
-- each stage's events in book order (`stage_events`), every event of the person exactly once, for
-  paging through a stage (`StageEvents`). An event the rule lists goes to the stage listing it;
-  one it does not list goes to the stage whose chapters hold it (the earlier one when two do),
-  else to the stage of the closest listed event before it.
+- the default view (`JourneyDigest`): the rule's stages with the events it lists (at most
+  `KEY_EVENTS`: a rule that lists more is cut to turning points, then events whose title names
+  the person, then the earliest), every other event of the stage counted, and no stage-level
+  quote list (each event carries its own sources), so that a hub character's journey stays small;
+- each stage's event ids in book order (`stage_events`), every event of the person exactly once,
+  for paging through a stage (`StageEvents`); see `stage_members`.
 
 Providers store these at load (`RelationProvider.load`) and answer `journey`, `journey_digest`
 and `stage_events` with one read.
@@ -22,13 +20,13 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
 
 from core.errors import NotFound, QueryRejected
-from core.text import normalize
+from core.text import to_simplified
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.journey import journey_of
 from kb.knowledge.models import Event, Person, State
@@ -118,19 +116,36 @@ def build_journeys(bundle: KnowledgeBundle) -> dict[str, StoredJourney]:
 
 def store_journey(journey: Journey, person: Person, events: Sequence[Event]) -> StoredJourney:
     members = stage_members(journey.stages, events)
-    return StoredJourney(journey, digest_of(journey, person, members, events),
-                         [[e.id for e in group] for group in members])
+    return StoredJourney(journey, digest_of(journey, person, [len(m) for m in members], len(events)),
+                         members)
 
 
-def stage_members(stages: Sequence[JourneyStage], events: Sequence[Event]) -> list[list[Event]]:
-    """Each stage's events in book order; every event in exactly one stage (module docstring)."""
-    members: list[list[Event]] = [[] for _ in stages]
+def stage_members(stages: Sequence[JourneyStage], events: Sequence[Event]) -> list[list[str]]:
+    """Each stage's event ids in book order, every event of the person in exactly one stage.
+
+    When the stages' counts (listed + `other_events`) add up to the person's events and cutting
+    the events in book order by those counts puts every listed event in its own stage, the stages
+    are consecutive arcs and that cut is exact. Otherwise (a rule whose stages interleave) an
+    event the rule lists goes to the stage listing it; one it does not list to the stage whose
+    chapters hold it (the earlier one when two do), else to the stage of the closest listed
+    event before it."""
+    ordered = sorted(events, key=lambda e: e.order)
+    sizes = [len(stage.events) + stage.other_events for stage in stages]
+    if sum(sizes) == len(ordered):
+        cuts, start = [], 0
+        for size in sizes:
+            cuts.append([e.id for e in ordered[start:start + size]])
+            start += size
+        if all({e.id for e in stage.events} <= set(ids) for stage, ids in zip(stages, cuts,
+                                                                                 strict=True)):
+            return cuts
+    members: list[list[str]] = [[] for _ in stages]
     if not stages:
         return members
     listed = {e.id: number for number, stage in enumerate(stages) for e in stage.events}
     chapters = [set(stage.chapters) for stage in stages]
-    orders = sorted((e.order, listed[e.id]) for e in events if e.id in listed)
-    for event in sorted(events, key=lambda e: e.order):
+    orders = sorted((e.order, listed[e.id]) for e in ordered if e.id in listed)
+    for event in ordered:
         number = listed.get(event.id)
         if number is None:
             holding = [n for n, held in enumerate(chapters) if event.chapter in held]
@@ -139,34 +154,36 @@ def stage_members(stages: Sequence[JourneyStage], events: Sequence[Event]) -> li
             else:
                 before = bisect_right(orders, (event.order, len(stages))) - 1
                 number = orders[before][1] if before >= 0 else 0
-        members[number].append(event)
+        members[number].append(event.id)
     return members
 
 
-def _importance(event: Event, names: Iterable[str]) -> int:
-    title = normalize(event.title)
-    return 2 * event.turning_point + any(name in title for name in names)
+def key_events(events: Sequence[EventView], person: Person,
+               limit: int = KEY_EVENTS) -> list[EventView]:
+    """The stage's events as the rule lists them, or, when it lists more than `limit`, the
+    turning points, then those whose title names the person, then the earliest (book order)."""
+    if len(events) <= limit:
+        return list(events)
+    names = [key for key in (to_simplified(n) for n in person.all_names) if len(key) >= 2]
 
+    def importance(event: EventView) -> int:
+        title = to_simplified(event.title)
+        return 2 * event.turning_point + any(name in title for name in names)
 
-def key_events(events: Sequence[Event], person: Person, limit: int = KEY_EVENTS) -> list[Event]:
-    """At most `limit` events: turning points, then those naming the person, then the earliest;
-    shown in book order."""
-    names = [key for key in (normalize(n) for n in person.all_names) if len(key) >= 2]
-    ranked = sorted(events, key=lambda e: (-_importance(e, names), e.order))
+    ranked = sorted(events, key=lambda e: (-importance(e), e.order))
     return sorted(ranked[:limit], key=lambda e: e.order)
 
 
-def digest_of(journey: Journey, person: Person, members: Sequence[Sequence[Event]],
-              events: Sequence[Event]) -> JourneyDigest:
+def digest_of(journey: Journey, person: Person, stage_sizes: Sequence[int], events: int
+              ) -> JourneyDigest:
+    """The default view: the rule's stages with their key events (the rule's own views, shared)."""
     stages = []
-    for stage, group in zip(journey.stages, members, strict=True):
-        listed = {e.id for e in stage.events}
-        candidates = [e for e in group if e.id in listed] or list(group)
-        shown = key_events(candidates, person)
+    for stage, size in zip(journey.stages, stage_sizes, strict=True):
+        shown = key_events(stage.events, person)
         stages.append(StageDigest(title=stage.title, place=stage.place, chapters=stage.chapters,
-                                  events=[EventView.of(e) for e in shown],
-                                  other_events=len(group) - len(shown), states=stage.states))
-    return JourneyDigest(person=journey.person, events=len(events), stages=stages)
+                                  events=shown, other_events=size - len(shown),
+                                  states=stage.states))
+    return JourneyDigest(person=journey.person, events=events, stages=stages)
 
 
 def page_of(person_id: str, journey: JourneyDigest, stage_events: Sequence[Sequence[str]],
