@@ -11,10 +11,10 @@ import logging
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from api.models import CorpusHealth, Health, LLMHealth, StoreHealth
 from core.errors import ProviderUnavailable
-from core.llm import ChatClient
 from core.settings import Settings
 from extract.names import read_lexicon
 from extract.pipeline import LEXICON_FILE
@@ -26,6 +26,9 @@ from kb.knowledge.protocol import RelationProvider
 from kb.knowledge.views import LoadReport, Stats
 from providers.factory import open_provider
 from retrieval.corpus import Corpus, open_corpus
+
+if TYPE_CHECKING:  # the OpenAI client loads only when an LLM is configured
+    from core.llm import ChatClient
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +90,8 @@ class Services:
         when validation or loading fails) and hand the bundle to the AskService; one at a time.
         A store that could not be opened at start is opened now."""
         with self._lock:
-            bundle = load_active_bundle(self.settings, self.corpus.blocks)
+            bundle = load_active_bundle(self.settings, self.corpus.blocks,
+                                        folds=self.corpus.folds)
             if self.provider is None:
                 self.attach(open_provider(self.settings), bundle)
             report = self.require_provider().load(bundle)
@@ -138,10 +142,14 @@ def open_services(settings: Settings, *, provider: RelationProvider | None = Non
     if corpus is None:
         corpus = open_corpus(settings.resolved_data_dir(), settings.corpus_name, settings.corpus,
                              settings.chunk_size)
-    llm = ChatClient(settings) if settings.llm_configured else None
+    llm: ChatClient | None = None
+    if settings.llm_configured:
+        from core.llm import ChatClient
+
+        llm = ChatClient(settings)
     services = Services(settings, corpus, llm, session_dir=session_dir,
                         owns_provider=provider is None)
-    bundle = load_active_bundle(settings, corpus.blocks)
+    bundle = load_active_bundle(settings, corpus.blocks, folds=corpus.folds)
     try:
         services.attach(provider if provider is not None else open_provider(settings), bundle)
     except ProviderUnavailable as exc:

@@ -1,4 +1,9 @@
-"""What every command shares: settings, the console, structured logs, errors as exit code 2."""
+"""What every command shares: settings, the console, structured logs, errors as exit code 2.
+
+Nothing heavy is imported here or in any module `cli.main` imports at start: `kbx --help` and
+the light commands must not pay for numpy, pydantic, rich, FastAPI or the OpenAI client; each
+command imports what it uses (a test holds `import cli.main` to that).
+"""
 
 from __future__ import annotations
 
@@ -9,19 +14,47 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
 import typer
-from pydantic import BaseModel, ValidationError
-from rich.console import Console
 
 from core.errors import KBError, NotFound
-from core.settings import Settings
 from ingest.corpus import parse_chapter_range
-from retrieval.corpus import Corpus, open_corpus
 
-console = Console()
-err_console = Console(stderr=True)
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+    from rich.console import Console
+
+    from core.settings import Settings
+    from retrieval.corpus import Corpus
+
+
+class _LazyConsole:
+    """A rich `Console` made on first use (rich costs a tenth of a second to import)."""
+
+    def __init__(self, stderr: bool = False) -> None:
+        self._stderr = stderr
+        self._console: Console | None = None
+
+    def real(self) -> Console:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(stderr=self._stderr)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real(), name)
+
+
+_stdout = _LazyConsole()
+console = cast("Console", _stdout)
+err_console = cast("Console", _LazyConsole(stderr=True))
+
+
+def rich_console() -> Console:
+    """The stdout console itself, for rich objects that hold it (progress bars)."""
+    return _stdout.real()
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -52,6 +85,8 @@ def configure_logging(level: str = "WARNING") -> None:
 
 def settings(**overrides: Any) -> Settings:
     """Settings from the environment, with the command line's options on top."""
+    from core.settings import Settings
+
     return Settings(**{k: v for k, v in overrides.items() if v is not None})
 
 
@@ -72,17 +107,25 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
             raise fail(f"{exc}{hint}") from None
         except KBError as exc:
             raise fail(str(exc)) from None
-        except ValidationError as exc:  # before ValueError, which it subclasses
-            err = exc.errors()[0]
-            field = ".".join(str(p) for p in err["loc"]) or "input"
-            raise fail(f"{field}: {err['msg']}") from None
-        except ValueError as exc:
-            raise fail(str(exc)) from None
+        except ValueError as exc:  # pydantic's ValidationError is one: name its field
+            raise fail(_value_error(exc)) from None
 
     return wrapper
 
 
+def _value_error(exc: ValueError) -> str:
+    pydantic = sys.modules.get("pydantic")  # a ValidationError means pydantic is loaded
+    if pydantic is not None and isinstance(exc, pydantic.ValidationError):
+        err = exc.errors()[0]
+        field = ".".join(str(p) for p in err["loc"]) or "input"
+        return f"{field}: {err['msg']}"
+    return str(exc)
+
+
 def print_json(data: BaseModel | dict[str, Any] | list[Any]) -> None:
+    """A pydantic model, or plain data (which may hold models), as indented JSON on stdout."""
+    from pydantic import BaseModel
+
     if isinstance(data, BaseModel):
         text = data.model_dump_json(indent=2)
     else:
@@ -91,6 +134,8 @@ def print_json(data: BaseModel | dict[str, Any] | list[Any]) -> None:
 
 
 def _default(value: object) -> object:
+    from pydantic import BaseModel
+
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json")
     if isinstance(value, Path):
@@ -99,6 +144,8 @@ def _default(value: object) -> object:
 
 
 def load_corpus_for(cfg: Settings) -> Corpus:
+    from retrieval.corpus import open_corpus
+
     started = time.perf_counter()
     corpus = open_corpus(cfg.resolved_data_dir(), cfg.corpus_name, cfg.corpus, cfg.chunk_size)
     logging.getLogger("kbx.corpus").info(

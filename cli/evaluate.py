@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-from rich.table import Table
 
 from cli.common import (
     chapters_option,
@@ -15,23 +13,29 @@ from cli.common import (
     handle_errors,
     load_corpus_for,
     print_json,
+    rich_console,
     settings,
 )
 from core.errors import ConfigError
-from core.settings import Settings
-from retrieval.corpus import Corpus
-from retrieval.evaluation import Evidence, Strategy, evaluate
 from retrieval.packing import Policy
-from retrieval.questions import LabeledQuestion, load_questions
-from retrieval.retriever import STRATEGIES, Retriever, SearchOptions
+
+if TYPE_CHECKING:  # loaded when `kbx eval` runs, not at `kbx` start
+    from core.settings import Settings
+    from retrieval.corpus import Corpus
+    from retrieval.evaluation import Strategy
+    from retrieval.questions import LabeledQuestion
+    from retrieval.retriever import Retriever, SearchOptions
 
 SWEEP_BUDGETS = (2000, 4000, 8000, 16000)
 SWEEP_CUTS = (0.0, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9)
 """Lexical cuts the `kb` sweep tries at the default budget and block limit."""
-EVAL_STRATEGIES = (*STRATEGIES, "kb")
+EVAL_STRATEGIES = ("rrf", "ngram", "unigram", "kb")
+"""`retrieval.retriever.STRATEGIES` and `kb` (a test holds them equal)."""
 
 
 def lexical_strategy(retriever: Retriever, options: SearchOptions) -> Strategy:
+    from retrieval.evaluation import Evidence
+
     def run(q: LabeledQuestion) -> Evidence:
         trace = retriever.search(q.question.question, options)
         return Evidence([c.chunk_id for c in trace.candidates], trace.packed)
@@ -62,8 +66,12 @@ def make_strategy(name: str, corpus: Corpus, retriever: Retriever, cfg: Settings
 def run_eval(questions: list[LabeledQuestion], corpus: Corpus, retriever: Retriever,
              cfg: Settings, strategy: str, options: SearchOptions, label: str,
              cut: float | None = None) -> tuple[dict[str, float], list[dict[str, object]]]:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from retrieval.evaluation import evaluate
+
     run = make_strategy(strategy, corpus, retriever, cfg, options, cut)
-    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), console=console,
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), console=rich_console(),
                   transient=True) as progress:
         task = progress.add_task(label, total=len(questions))
         return evaluate(questions, run, {b.id: b for b in corpus.blocks},
@@ -91,6 +99,11 @@ def eval_command(
 ) -> None:
     """Evaluate retrieval on a question file: hit@k, MRR, context coverage, irrelevant share;
     with `--answers`, the answers themselves."""
+    from rich.table import Table
+
+    from retrieval.questions import load_questions
+    from retrieval.retriever import SearchOptions
+
     if strategy not in EVAL_STRATEGIES:
         raise ConfigError(f"--strategy must be one of {', '.join(EVAL_STRATEGIES)}")
     cfg = settings()
@@ -139,6 +152,10 @@ def _result(strategy: str, options: SearchOptions, chapters: set[int] | None,
 def _sweep(labeled: list[LabeledQuestion], corpus: Corpus, retriever: Retriever, cfg: Settings,
            strategy: str, policy: Policy, json_out: bool, chapters: set[int] | None,
            cut: float | None = None) -> None:
+    from rich.table import Table
+
+    from retrieval.retriever import SearchOptions
+
     results = []
     for budget in SWEEP_BUDGETS:
         options = SearchOptions(strategy="rrf" if strategy == "kb" else strategy, budget=budget,
@@ -174,6 +191,8 @@ def _sweep(labeled: list[LabeledQuestion], corpus: Corpus, retriever: Retriever,
 
 
 def _print_cuts(cuts: list[dict[str, Any]]) -> None:
+    from rich.table import Table
+
     n = cuts[0]["answerable"]
     table = Table(title=f"kb, budget {cuts[0]['budget']:,}, max {cuts[0]['max_blocks']} blocks: "
                         f"the lexical cut ({n} answerable)")
@@ -189,10 +208,14 @@ def _print_cuts(cuts: list[dict[str, Any]]) -> None:
 def run_answer_eval(path: Path, corpus: Corpus, cfg: Settings, json_out: bool) -> None:
     """`kbx eval --answers`: offline answers (no LLM) over the in-memory graph of the active
     bundle, checked against each question's `expect` groups."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.table import Table
+
     from kb.answering.answer_eval import evaluate_answers
     from kb.answering.service import AskService
     from kb.knowledge.loading import load_active_bundle
     from providers.memory import MemoryProvider
+    from retrieval.questions import load_questions
 
     offline = cfg.model_copy(update={"openai_api_key": None, "openai_base_url": None})
     bundle = load_active_bundle(offline, corpus.blocks)
@@ -200,8 +223,8 @@ def run_answer_eval(path: Path, corpus: Corpus, cfg: Settings, json_out: bool) -
     provider.load(bundle)
     service = AskService(offline, corpus, provider, bundle=bundle)
     questions = [q.question for q in load_questions(path, corpus.chapters)]
-    with Progress(TextColumn("answers"), BarColumn(), MofNCompleteColumn(), console=console,
-                  transient=True) as progress:
+    with Progress(TextColumn("answers"), BarColumn(), MofNCompleteColumn(),
+                  console=rich_console(), transient=True) as progress:
         task = progress.add_task("answers", total=len(questions))
         report = evaluate_answers(service.ask, questions, lambda: progress.advance(task))
     summary = report.summary()

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from cli.common import (
     chapters_option,
@@ -17,23 +15,23 @@ from cli.common import (
     handle_errors,
     load_corpus_for,
     print_json,
+    rich_console,
     settings,
 )
 from cli.evaluate import eval_command
 from core.errors import NotFound
 from core.validation import checked_question
-from ingest.chunking import chunk_chapter
-from ingest.corpus import read_corpus
-from ingest.store import store_dir
-from retrieval.corpus import Corpus, save_corpus
 from retrieval.packing import Policy
-from retrieval.retriever import STRATEGIES, SearchOptions
-from retrieval.trace import SearchTrace
+
+if TYPE_CHECKING:  # each command imports what it uses: `kbx --help` loads none of it
+    from retrieval.corpus import Corpus
+    from retrieval.retriever import SearchOptions
+    from retrieval.trace import SearchTrace
 
 app = typer.Typer(help=__doc__, no_args_is_help=True, add_completion=False,
-                  pretty_exceptions_enable=False)
+                  pretty_exceptions_enable=False, rich_markup_mode=None)
 bench_app = typer.Typer(help="Benchmarks that print figures side by side with baselines.",
-                        no_args_is_help=True)
+                        no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(bench_app, name="bench")
 
 CorpusOpt = Annotated[Path | None, typer.Option(
@@ -58,6 +56,21 @@ def main(log_level: Annotated[str, typer.Option("--log-level", envvar="KBX_LOG_L
 def ingest(corpus: CorpusOpt = None, chapters: ChaptersOpt = None,
            chunk_size: Annotated[int | None, typer.Option("--chunk-size", min=100)] = None) -> None:
     """Read the corpus, cut it into source blocks, build both indexes and save them."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+    from rich.table import Table
+
+    from ingest.chunking import chunk_chapter
+    from ingest.corpus import read_corpus
+    from ingest.store import store_dir
+    from retrieval.corpus import Corpus, save_corpus
+    from retrieval.retriever import Retriever
+
     cfg = settings(corpus=corpus, chunk_size=chunk_size)
     timings: dict[str, float] = {}
     started = time.perf_counter()
@@ -65,15 +78,13 @@ def ingest(corpus: CorpusOpt = None, chapters: ChaptersOpt = None,
     timings["read"] = time.perf_counter() - started
     blocks = []
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=console, transient=True) as progress:
+                  TimeElapsedColumn(), console=rich_console(), transient=True) as progress:
         task = progress.add_task("chunking", total=len(chapter_list))
         for chapter in chapter_list:
             blocks.extend(chunk_chapter(chapter, cfg.chunk_size))
             progress.advance(task)
     timings["chunk"] = time.perf_counter() - started - timings["read"]
     mark = time.perf_counter()
-    from retrieval.retriever import Retriever
-
     built = Corpus({c.number: c for c in chapter_list}, Retriever.build(blocks))
     timings["index"] = time.perf_counter() - mark
     mark = time.perf_counter()
@@ -94,6 +105,8 @@ def ingest(corpus: CorpusOpt = None, chapters: ChaptersOpt = None,
 
 def _options(strategy: str, budget: int | None, max_blocks: int | None, policy: Policy,
              explain: bool = False) -> SearchOptions:
+    from retrieval.retriever import SearchOptions
+
     cfg = settings()
     return SearchOptions(strategy=strategy, budget=budget or cfg.budget,
                          max_blocks=max_blocks or cfg.max_blocks, policy=policy, explain=explain,
@@ -110,6 +123,8 @@ def search(question: Annotated[str, typer.Argument(help="the question, either sc
            top: Annotated[int, typer.Option("--top", min=1, help="rows to show")] = 15,
            json_out: JsonOpt = False) -> None:
     """Rank source blocks for a question and show why each was found, ranked and packed."""
+    from retrieval.retriever import STRATEGIES
+
     if strategy not in STRATEGIES:
         raise ValueError(f"--strategy must be one of {', '.join(STRATEGIES)}")
     question = checked_question(question, settings().max_question_chars)
@@ -123,6 +138,8 @@ def search(question: Annotated[str, typer.Argument(help="the question, either sc
 
 
 def _print_trace(trace: SearchTrace, corpus: Corpus, top: int, explain: bool) -> None:
+    from rich.table import Table
+
     q = trace.query
     console.print(f"[bold]query[/] {q.question}  →  cleaned: {q.cleaned!r}")
     for channel, terms in q.known_terms.items():

@@ -7,18 +7,18 @@ import math
 import statistics
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 
 from cli.common import console, err_console, handle_errors, print_json, settings
-from core.settings import REPO_ROOT, Settings
-from kb.answering.answer_models import AskRequest, AskResponse
-from kb.answering.compose import chapter_span
-from retrieval.questions import Question
 
-QUESTIONS_DIR = REPO_ROOT / "eval" / "questions"
+if TYPE_CHECKING:  # the answering stack loads when a command needs it, not at `kbx` start
+    from core.settings import Settings
+    from kb.answering.answer_models import AskResponse
+    from retrieval.questions import Question
+
+QUESTIONS_DIR = Path(__file__).resolve().parent.parent / "eval" / "questions"
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
 
 
@@ -39,6 +39,7 @@ def ask_command(
 ) -> None:
     """Answer a question with citations and checked quotes (`--json`: the POST /ask object)."""
     from api.services import open_services
+    from kb.answering.answer_models import AskRequest
 
     cfg = settings()
     request = AskRequest(question=question, session_id=session, budget=budget,
@@ -56,6 +57,10 @@ def ask_command(
 
 def print_answer(response: AskResponse) -> None:
     """The answer, then its stages, quote checks, citations and how it was planned."""
+    from rich.table import Table
+
+    from kb.answering.compose import chapter_span
+
     plan = response.plan
     console.print(f"[bold]{response.status}[/] · {response.mode} · plan {plan.kind}"
                   + (f" ({', '.join(plan.people)})" if plan.people else ""), highlight=False)
@@ -127,6 +132,8 @@ def bench_ask_command(
 
 def load_question_texts(paths: list[Path]) -> list[Question]:
     """Every question of the files (labels are not needed for timing, so quotes are not located)."""
+    from retrieval.questions import Question
+
     found: list[Question] = []
     for path in paths:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -143,6 +150,7 @@ def percentile(ordered: list[float], share: float) -> float:
 
 def run_ask_benchmark(cfg: Settings, questions: list[Question], repeat: int) -> dict[str, Any]:
     from api.services import open_services
+    from kb.answering.answer_models import AskRequest
 
     started = time.perf_counter()
     services = open_services(cfg)
@@ -176,6 +184,8 @@ def run_ask_benchmark(cfg: Settings, questions: list[Question], repeat: int) -> 
 
 
 def print_ask_report(report: dict[str, Any]) -> None:
+    from rich.table import Table
+
     table = Table(title=f"offline /ask over {report['questions']} questions × "
                         f"{report['runs'] // report['questions']} ({report['blocks']} blocks, "
                         f"{report['store']})")

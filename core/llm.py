@@ -22,16 +22,18 @@ import os
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 from urllib.parse import urlsplit
 
-import openai
-from openai.types.chat import ChatCompletionMessageParam
-from openai.types.shared_params import ResponseFormatJSONObject
 from pydantic import BaseModel, ValidationError
 
 from core.errors import ConfigError, ExtractionError, LLMError
 from core.settings import Settings
+
+if TYPE_CHECKING:  # `openai` takes a third of a second to import: only a client that calls loads it
+    import openai
+    from openai.types.chat import ChatCompletionMessageParam
+    from openai.types.shared_params import ResponseFormatJSONObject
 
 log = logging.getLogger(__name__)
 
@@ -177,6 +179,8 @@ class ChatClient:
             client.close()
 
     def _openai(self) -> openai.OpenAI:
+        import openai
+
         check_endpoint(self.base_url)
         with self._lock:
             if self._client is None:
@@ -210,6 +214,8 @@ class ChatClient:
     def _chat(self, messages: list[dict[str, str]], temperature: float) -> tuple[str, Usage, int]:
         """The reply text of one chat completion (the SDK retries transient failures), its usage
         and the number of HTTP attempts it took."""
+        import openai
+
         client = self._openai()
         attempts = f"{self.retries + 1} attempts"
         try:

@@ -7,12 +7,13 @@ characters, so leading or trailing punctuation of the quote is not part of the s
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from core.text import normalize, normalize_with_offsets
+from core.text import normalize
 from ingest.chunking import Block
+from ingest.folds import ChapterFolds, Fold, fold_chapter
 
 
 class QuoteError(ValueError):
@@ -33,19 +34,21 @@ class Located:
 class _ChapterIndex:
     blocks: list[Block]
     block_starts: list[int]
-    text: str
-    """normalized chapter text"""
-    offsets: list[int]
-    """for each normalized character, its original chapter offset"""
+    fold: Fold
+    """the normalized chapter text and, for each of its characters, its original offset"""
+
+    @property
+    def text(self) -> str:
+        return self.fold.text
 
     def span(self, at: int, length: int) -> tuple[int, int]:
-        return self.offsets[at], self.offsets[at + length - 1] + 1
+        return self.fold.span(at, length)
 
     def block_at(self, offset: int) -> Block:
         return self.blocks[bisect_right(self.block_starts, offset) - 1]
 
     def normalized_range(self, block: Block) -> tuple[int, int]:
-        return bisect_left(self.offsets, block.start), bisect_left(self.offsets, block.end)
+        return self.fold.folded_range(block.start, block.end)
 
 
 def _short(quote: str, limit: int = 24) -> str:
@@ -53,9 +56,11 @@ def _short(quote: str, limit: int = 24) -> str:
 
 
 class QuoteLocator:
-    """Finds quotes in a set of blocks; each chapter is normalized once, on first use."""
+    """Finds quotes in a set of blocks; each chapter is normalized once, on first use, unless
+    `folds` (saved by `kbx ingest`) already hold it."""
 
-    def __init__(self, blocks: Iterable[Block]) -> None:
+    def __init__(self, blocks: Iterable[Block], folds: ChapterFolds | None = None) -> None:
+        self._folds = folds
         self._by_id: dict[str, Block] = {}
         self._by_chapter: dict[int, list[Block]] = {}
         for block in blocks:
@@ -84,8 +89,10 @@ class QuoteLocator:
                 raise QuoteError(f"the blocks of chapter {chapter} do not tile its text "
                                  f"(gap or overlap at {block.id})")
             position = block.end
-        text, offsets = normalize_with_offsets("".join(b.text for b in blocks))
-        return _ChapterIndex(blocks, [b.start for b in blocks], text, offsets)
+        fold = self._folds.get(chapter) if self._folds is not None else None
+        if fold is None or (len(fold.offsets) and int(fold.offsets[-1]) >= position):
+            fold = fold_chapter("".join(b.text for b in blocks))
+        return _ChapterIndex(blocks, [b.start for b in blocks], fold)
 
     def locate(self, quote: str, chapter: int | None = None,
                chunk_id: str | None = None) -> Located:

@@ -13,8 +13,9 @@ from core.errors import ConfigError
 from ingest.chunking import Block
 from ingest.corpus import Chapter
 
-FORMAT_VERSION = 2
-"""Bumped when normalization or the index layout changes: older stores must be rebuilt."""
+FORMAT_VERSION = 3
+"""Bumped when normalization or the index layout changes: older stores must be rebuilt.
+3: indexes as memory-mappable `.npy` arrays with their posting weights; folded chapters."""
 
 
 def store_dir(data_dir: Path, corpus_name: str) -> Path:

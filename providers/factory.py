@@ -1,13 +1,18 @@
-"""Choosing the relation provider from the settings; nothing connects until first used."""
+"""Choosing the relation provider from the settings; nothing connects until first used.
+
+The backends are imported when chosen: networkx only for `memory`, the FalkorDB and redis clients
+only for `falkordb`."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from core.errors import ConfigError
 from core.settings import Settings
-from kb.knowledge.protocol import RelationProvider
-from providers.embedded import EmbeddedServer
-from providers.falkordb_provider import FalkorDBProvider
-from providers.memory import MemoryProvider
+
+if TYPE_CHECKING:
+    from kb.knowledge.protocol import RelationProvider
+    from providers.embedded import EmbeddedServer
 
 PROVIDERS = ("falkordb", "memory")
 
@@ -18,6 +23,8 @@ def graph_name(settings: Settings) -> str:
 
 
 def embedded_server(settings: Settings) -> EmbeddedServer:
+    from providers.embedded import EmbeddedServer
+
     return EmbeddedServer(settings.resolved_data_dir() / "falkordb", port=settings.falkordb_port)
 
 
@@ -27,9 +34,13 @@ def open_provider(settings: Settings, provider: str | None = None,
     kind = provider or settings.provider
     name = graph or graph_name(settings)
     if kind == "memory":
+        from providers.memory import MemoryProvider
+
         return MemoryProvider(graph_name=name)
     if kind != "falkordb":
         raise ConfigError(f"unknown provider {kind!r}; choose one of {', '.join(PROVIDERS)}")
+    from providers.falkordb_provider import FalkorDBProvider
+
     if settings.falkordb_url:
         return FalkorDBProvider(url=settings.falkordb_url, graph_name=name)
     return FalkorDBProvider(server=embedded_server(settings), graph_name=name)

@@ -8,10 +8,12 @@ Queries return only scalars (record JSON, ids), so no client-side schema cache i
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 import uuid
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 import redis
@@ -20,13 +22,23 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from core.errors import ProviderUnavailable, QueryRejected
-from core.text import normalize
 from kb.knowledge.bundle import KnowledgeBundle
+from kb.knowledge.journey import journey_of
+from kb.knowledge.journey_store import (
+    PAGE_LIMIT,
+    JourneyDigest,
+    StageEvents,
+    StoredJourney,
+    page_of,
+    store_journey,
+)
 from kb.knowledge.models import ChapterSummary, Event, Person, Record, Relation, State
+from kb.knowledge.names import NameEntry, NameResolver
 from kb.knowledge.pairs import build_pair
 from kb.knowledge.protocol import MAX_HOPS
 from kb.knowledge.views import (
     NO_CHAPTER,
+    Journey,
     LinkedRecord,
     LoadReport,
     Neighbor,
@@ -57,7 +69,7 @@ from providers.falkordb_schema import (
     graph_rows,
     pair_key,
 )
-from providers.naming import NameEntry, check_hops, choose, unknown_id, unknown_person
+from providers.naming import check_hops, unknown_id
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +117,7 @@ class FalkorDBProvider:
         self._url = url
         self._server = server
         self._db: FalkorDB | None = None
+        self._resolver: NameResolver | None = None
 
     # -- connection and the one boundary where redis errors become domain errors
 
@@ -137,12 +150,21 @@ class FalkorDBProvider:
 
     # -- people and names
 
+    def names(self) -> NameResolver:
+        """The name resolver of the loaded graph: read once (two queries), dropped by `load`."""
+        resolver = self._resolver
+        if resolver is None:
+            ids = [row[0] for row in self._read(q.PERSON_IDS)]
+            resolver = NameResolver((_entry(r) for r in self._read(q.ALL_NAMES)), ids)
+            if ids:  # an empty graph may be loaded by another process in a moment
+                self._resolver = resolver
+        return resolver
+
     def resolve(self, name: str) -> Person:
-        rows = self._read(q.RESOLVE, key=normalize(name))
-        if not rows:
-            raise unknown_person(name, (_entry(r) for r in self._read(q.ALL_NAMES)))
-        docs = {row[2]: row[5] for row in rows}
-        return _person(docs[choose(name, [_entry(row[:5]) for row in rows])])
+        return self.person(self.names().by_name(name))
+
+    def person_id(self, key: str) -> str:
+        return self.names().person_id(key)
 
     def people(self) -> list[Person]:
         people = [_person(row[0]) for row in self._read(q.PEOPLE)]
@@ -156,22 +178,28 @@ class FalkorDBProvider:
         return _person(rows[0][0])
 
     def _unknown_person_id(self, person_id: str) -> Exception:
-        return unknown_id("person", person_id, (r[0] for r in self._read(q.PERSON_IDS)))
+        return self.names().unknown_id(person_id)
 
     # -- reads by id
 
     def pair(self, a_id: str, b_id: str) -> Pair:
         if a_id == b_id:
             raise QueryRejected("a pair needs two different people")
-        rows = self._read(q.PAIR, a=a_id, b=b_id, key=pair_key(a_id, b_id))
+        rows = self._read(q.PAIR, key=pair_key(a_id, b_id))
+        if rows and rows[0][0] is None:
+            raise ProviderUnavailable(f"graph {self.graph_name!r} was loaded by an older kbx "
+                                      "(pairs without views): run `kbx kb load` again")
+        if rows:
+            pair = Pair.model_validate_json(rows[0][0])
+            return pair if pair.a.id == a_id else pair.model_copy(update={"a": pair.b,
+                                                                           "b": pair.a})
+        rows = self._read(q.UNRELATED_PAIR, a=a_id, b=b_id)
         if not rows:
             self.person(a_id)
             self.person(b_id)
             raise ProviderUnavailable(f"the pair query found no row for {a_id}, {b_id}")
-        a_doc, b_doc, relations, events = rows[0]
-        return build_pair(_person(a_doc), _person(b_doc),
-                          [Relation.model_validate_json(d) for d in relations or ()],
-                          [Event.model_validate_json(d) for d in events or ()])
+        a_doc, b_doc = rows[0]
+        return build_pair(_person(a_doc), _person(b_doc), [], [])
 
     def record(self, record_id: str) -> RecordView:
         rows = self._read(q.RECORD, id=record_id)
@@ -203,6 +231,47 @@ class FalkorDBProvider:
             raise self._unknown_person_id(person_id)
         doc, events, states = rows[0]
         return Timeline(_person(doc), _events(events), _states(states))
+
+    def journey(self, person_id: str) -> Journey:
+        rows = self._read(q.STORED_JOURNEY, id=person_id)
+        if not rows:
+            raise self._unknown_person_id(person_id)
+        if rows[0][0] is None:  # a graph loaded before journeys were stored
+            return journey_of(self, person_id)
+        return Journey.model_validate_json(rows[0][0])
+
+    def journey_digest(self, person_id: str) -> JourneyDigest:
+        rows = self._read(q.JOURNEY_DIGEST, id=person_id)
+        if not rows:
+            raise self._unknown_person_id(person_id)
+        if rows[0][0] is None:
+            return self._stored(person_id).digest
+        return JourneyDigest.model_validate_json(rows[0][0])
+
+    def stage_events(self, person_id: str, stage: int, offset: int = 0,
+                     limit: int = PAGE_LIMIT) -> StageEvents:
+        rows = self._read(q.JOURNEY_STAGES, id=person_id)
+        if not rows:
+            raise self._unknown_person_id(person_id)
+        digest_doc, stages_doc = rows[0]
+        if digest_doc is None or stages_doc is None:
+            stored = self._stored(person_id)
+            digest, stages = stored.digest, stored.stage_events
+        else:
+            digest = JourneyDigest.model_validate_json(digest_doc)
+            stages = json.loads(stages_doc)
+        return page_of(person_id, digest, stages, stage, offset, limit, self._events_by_id)
+
+    def _stored(self, person_id: str) -> StoredJourney:
+        """A journey built on read, for a graph loaded before journeys were stored."""
+        timeline = self.timeline(person_id)
+        return store_journey(journey_of(self, person_id), timeline.person, timeline.events)
+
+    def _events_by_id(self, ids: Sequence[str]) -> dict[str, Event]:
+        if not ids:
+            return {}
+        return {i: Event.model_validate_json(doc)
+                for i, doc in self._read(q.EVENT_DOCS, ids=list(ids))}
 
     def neighbors(self, person_id: str) -> list[Neighbor]:
         rows = self._read(q.NEIGHBORS, id=person_id)
@@ -267,6 +336,7 @@ class FalkorDBProvider:
         except BaseException:
             self._drop(staging)
             raise
+        self._resolver = None
         self._compact_log()
         log.info("graph loaded", extra={"graph": self.graph_name, **bundle.counts()})
         return LoadReport(backend=self.backend, graph=self.graph_name,

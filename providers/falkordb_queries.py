@@ -10,9 +10,10 @@ PERSON = "MATCH (p:Person {id: $id}) RETURN p.doc"
 PERSON_IDS = "MATCH (p:Person) RETURN p.id"
 RECORD_IDS = "MATCH (n:Rec) RETURN n.id"
 
-PAIR = ("MATCH (a:Person {id: $a}), (b:Person {id: $b}) OPTIONAL MATCH (k:Pair {key: $key}) "
-        "RETURN a.doc, b.doc, k.relations, k.events")
+PAIR = "MATCH (k:Pair {key: $key}) RETURN k.view"
 """Reads the pair materialized at load (see providers.falkordb_schema)."""
+UNRELATED_PAIR = "MATCH (a:Person {id: $a}), (b:Person {id: $b}) RETURN a.doc, b.doc"
+"""Two people without a pair node: nothing links them (or an id is unknown)."""
 
 RECORD = ("MATCH (n:Rec {id: $id}) "
           "OPTIONAL MATCH (n)-[l]-(m:Rec) WHERE type(l) <> 'REL' "
@@ -26,6 +27,11 @@ JOURNEY = ("MATCH (p:Person {id: $id}) "
            "OPTIONAL MATCH (p)-[:IN]->(e:Event) WITH p, collect(e.doc) AS events "
            "OPTIONAL MATCH (s:State)-[:OF]->(p) "
            "RETURN p.doc, events, collect(s.doc)")
+STORED_JOURNEY = "MATCH (p:Person {id: $id}) RETURN p.journey"
+JOURNEY_DIGEST = "MATCH (p:Person {id: $id}) RETURN p.digest"
+JOURNEY_STAGES = "MATCH (p:Person {id: $id}) RETURN p.digest, p.stages"
+"""The journey built at load (see providers.falkordb_schema): one property read."""
+EVENT_DOCS = "UNWIND $ids AS i MATCH (e:Event {id: i}) RETURN e.id, e.doc"
 NEIGHBORS = ("MATCH (p:Person {id: $id}) OPTIONAL MATCH (p)-[r:REL]-(o:Person) "
              "RETURN p.id, o.doc, collect(r.doc)")
 

@@ -8,8 +8,14 @@ as a linked record) and `nsources`. Every name and alias is a `:Name {key}` node
 `(:Relation)-[:ENDPOINT {role}]->(:Person)`, `(:Relation)-[:EVIDENCE]->(:Event)`,
 `(:State)-[:OF]->(:Person)`, `(:Chapter)-[:HAS]->(:Event)`.
 
+Journeys are decided at load too (`kb.knowledge.journey_store`): each `:Person` holds `journey`
+(the skeleton `journey_of` built, as JSON), `digest` (its default view) and `stages` (each stage's
+event ids), so a journey is one property read.
+
 Pairs are also materialized at load: a `:Pair {key}` node for every two people with a relation or
-a shared event holds those records' JSON, so `pair` is two index seeks and one round trip. (In
+a shared event holds the pair's view as `kb.knowledge.pairs.build_pair` makes it (relations,
+shared events, where they met, the key events), so `pair` is one index seek, one round trip and
+one JSON parse, whatever the hub. (In
 FalkorDB 4.16 each traversal step of a query costs ~0.1 ms of server time; the pair lookup must
 stay under 1 ms end to end.)
 """
@@ -22,9 +28,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from kb.knowledge.bundle import KnowledgeBundle
-from kb.knowledge.models import Record
+from kb.knowledge.journey_store import build_journeys
+from kb.knowledge.models import Event, Record, Relation
+from kb.knowledge.names import name_entries
+from kb.knowledge.pairs import build_pair
 from kb.knowledge.views import linked_record
-from providers.naming import name_entries
 
 Row = dict[str, Any]
 
@@ -42,11 +50,14 @@ INDEXES = (
 _NODE = ("UNWIND $rows AS r CREATE (:Rec:{label} {{id: r.id, kind: r.kind, doc: r.doc, "
          "title: r.title, lchapter: r.lchapter, nsources: r.nsources}})")
 
-NODE_STEPS: tuple[tuple[str, str], ...] = tuple(
+_PERSON = ("UNWIND $rows AS r CREATE (:Rec:Person {id: r.id, kind: r.kind, doc: r.doc, "
+           "title: r.title, lchapter: r.lchapter, nsources: r.nsources, journey: r.journey, "
+           "digest: r.digest, stages: r.stages})")
+
+NODE_STEPS: tuple[tuple[str, str], ...] = (("Person", _PERSON),) + tuple(
     (label, _NODE.format(label=label))
-    for label in ("Person", "Event", "Relation", "State", "Chapter")) + (
-    ("Pair", "UNWIND $rows AS r CREATE (:Pair {key: r.key, relations: r.relations, "
-             "events: r.events})"),)
+    for label in ("Event", "Relation", "State", "Chapter")) + (
+    ("Pair", "UNWIND $rows AS r CREATE (:Pair {key: r.key, view: r.view})"),)
 """(rows key, statement) for the nodes; they are written before any edge."""
 
 EDGE_STEPS: tuple[tuple[str, str], ...] = (
@@ -77,18 +88,24 @@ def pair_key(a_id: str, b_id: str) -> str:
 
 
 def _pairs(bundle: KnowledgeBundle) -> list[Row]:
-    pairs: dict[str, Row] = {}
+    """One row per related pair: its key and its view as `build_pair` makes it (people in key
+    order; a read in the other order swaps `a` and `b`, the rest of the view does not depend on
+    the order)."""
+    found: dict[tuple[str, str], tuple[list[Relation], list[Event]]] = {}
 
-    def row(a_id: str, b_id: str) -> Row:
-        key = pair_key(a_id, b_id)
-        return pairs.setdefault(key, {"key": key, "relations": [], "events": []})
+    def group(a_id: str, b_id: str) -> tuple[list[Relation], list[Event]]:
+        x, y = sorted((a_id, b_id))
+        return found.setdefault((x, y), ([], []))
 
     for relation in bundle.relations:
-        row(relation.source, relation.target)["relations"].append(relation.model_dump_json())
+        group(relation.source, relation.target)[0].append(relation)
     for event in bundle.events:
         for a_id, b_id in itertools.combinations(sorted(set(event.person_ids)), 2):
-            row(a_id, b_id)["events"].append(event.model_dump_json())
-    return list(pairs.values())
+            group(a_id, b_id)[1].append(event)
+    people = {p.id: p for p in bundle.people}
+    return [{"key": pair_key(a_id, b_id),
+             "view": build_pair(people[a_id], people[b_id], relations, events).model_dump_json()}
+            for (a_id, b_id), (relations, events) in found.items()]
 
 
 def _node(record: Record, names: dict[str, str]) -> Row:
@@ -129,6 +146,11 @@ def graph_rows(bundle: KnowledgeBundle) -> dict[str, list[Row]]:
               ("Chapter", bundle.chapters))
     for label, records in groups:
         rows[label] = [_node(record, names) for record in records]
+    journeys = build_journeys(bundle)
+    for row in rows["Person"]:
+        stored = journeys[row["id"]]
+        row.update(journey=stored.journey.model_dump_json(), digest=stored.digest.model_dump_json(),
+                   stages=json.dumps(stored.stage_events))
     rows["Pair"] = _pairs(bundle)
     for key, row in _edges(bundle):
         rows[key].append(row)

@@ -6,17 +6,26 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import networkx as nx
 
 from core.errors import QueryRejected
-from core.text import normalize
 from kb.knowledge.bundle import KnowledgeBundle
+from kb.knowledge.journey_store import (
+    PAGE_LIMIT,
+    JourneyDigest,
+    StageEvents,
+    build_journeys,
+    page_of,
+)
 from kb.knowledge.models import Event, Person, Record, Relation, State
+from kb.knowledge.names import NameEntry, NameResolver, name_entries
 from kb.knowledge.pairs import build_pair
 from kb.knowledge.protocol import MAX_HOPS
 from kb.knowledge.views import (
     NO_CHAPTER,
+    Journey,
     LinkedRecord,
     LoadReport,
     Neighbor,
@@ -37,7 +46,13 @@ from kb.knowledge.views import (
     state_key,
     view_of,
 )
-from providers.naming import NameEntry, check_hops, choose, name_entries, unknown_id, unknown_person
+from providers.naming import check_hops, unknown_id
+
+
+class StoredDocs(NamedTuple):
+    journey: str
+    digest: str
+    stages: list[list[str]]
 
 
 @dataclass
@@ -46,6 +61,10 @@ class _Snapshot:
 
     bundle: KnowledgeBundle
     names: dict[str, list[NameEntry]] = field(default_factory=dict)
+    resolver: NameResolver = field(default_factory=lambda: NameResolver(()))
+    journeys: dict[str, StoredDocs] = field(default_factory=dict)
+    """per person: the journey and its default view as JSON (each read gets fresh views, as from
+    FalkorDB), and each stage's event ids"""
     events_of: dict[str, list[Event]] = field(default_factory=lambda: defaultdict(list))
     states_of: dict[str, list[State]] = field(default_factory=lambda: defaultdict(list))
     relations_of: dict[str, list[Relation]] = field(default_factory=lambda: defaultdict(list))
@@ -72,6 +91,10 @@ class _Snapshot:
             snap.graph.add_edge(relation.source, relation.target)
             for event_id in relation.events:
                 snap.supported_by[event_id].append(relation)
+        snap.resolver = NameResolver(snap.entries(), (p.id for p in bundle.people))
+        snap.journeys = {pid: StoredDocs(j.journey.model_dump_json(), j.digest.model_dump_json(),
+                                         j.stage_events)
+                         for pid, j in build_journeys(bundle).items()}
         return snap
 
     def entries(self) -> Iterable[NameEntry]:
@@ -95,11 +118,10 @@ class MemoryProvider:
         self._snap = _Snapshot.build(KnowledgeBundle())
 
     def resolve(self, name: str) -> Person:
-        snap = self._snap
-        matches = snap.names.get(normalize(name))
-        if not matches:
-            raise unknown_person(name, snap.entries())
-        return self.person(choose(name, matches))
+        return self.person(self._snap.resolver.by_name(name))
+
+    def person_id(self, key: str) -> str:
+        return self._snap.resolver.person_id(key)
 
     def people(self) -> list[Person]:
         return sorted(self._snap.bundle.people,
@@ -109,7 +131,7 @@ class MemoryProvider:
     def person(self, person_id: str) -> Person:
         found = self._snap.bundle.person(person_id)
         if found is None:
-            raise unknown_id("person", person_id, (p.id for p in self._snap.bundle.people))
+            raise self._snap.resolver.unknown_id(person_id)
         return found
 
     def pair(self, a_id: str, b_id: str) -> Pair:
@@ -165,6 +187,24 @@ class MemoryProvider:
     def timeline(self, person_id: str) -> Timeline:
         return Timeline(self.person(person_id), self.events_of(person_id),
                         self.states_of(person_id))
+
+    def _stored(self, person_id: str) -> StoredDocs:
+        self.person(person_id)
+        return self._snap.journeys[person_id]
+
+    def journey(self, person_id: str) -> Journey:
+        return Journey.model_validate_json(self._stored(person_id).journey)
+
+    def journey_digest(self, person_id: str) -> JourneyDigest:
+        return JourneyDigest.model_validate_json(self._stored(person_id).digest)
+
+    def stage_events(self, person_id: str, stage: int, offset: int = 0,
+                     limit: int = PAGE_LIMIT) -> StageEvents:
+        stored = self._stored(person_id)
+        bundle = self._snap.bundle
+        return page_of(person_id, JourneyDigest.model_validate_json(stored.digest),
+                       stored.stages, stage, offset, limit,
+                       lambda ids: {i: e for i in ids if (e := bundle.event(i)) is not None})
 
     def path(self, a_id: str, b_id: str, max_hops: int = MAX_HOPS) -> PathResult:
         check_hops(max_hops, MAX_HOPS)

@@ -17,8 +17,9 @@ contribution is precomputed at build time, so a query is one gather and one `bin
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -80,19 +81,32 @@ class BM25Index:
 
     term_codes: IntArray  # sorted, one per term
     indptr: IntArray  # postings of term i are [indptr[i], indptr[i+1])
-    posting_docs: IntArray
-    posting_tfs: IntArray
+    posting_docs: npt.NDArray[np.integer[Any]]
+    posting_tfs: npt.NDArray[np.integer[Any]]
     doc_lengths: FloatArray
     k1: float = K1
     b: float = B
+    posting_weights: FloatArray | None = None
+    """each posting's score contribution; computed here when not given (saved indexes hold it)"""
 
     def __post_init__(self) -> None:
+        # memory-mapped arrays stay mapped, but as plain ndarray views: every slice of a
+        # `np.memmap` is a memmap again, which costs microseconds a query can feel
+        self.term_codes, self.indptr = np.asarray(self.term_codes), np.asarray(self.indptr)
+        self.posting_docs, self.posting_tfs = (np.asarray(self.posting_docs),
+                                               np.asarray(self.posting_tfs))
+        self.doc_lengths = np.asarray(self.doc_lengths)
+        if self.posting_weights is not None:
+            self.posting_weights = np.asarray(self.posting_weights)
         self.avgdl = float(self.doc_lengths.mean()) if self.doc_lengths.sum() > 0 else 1.0
-        dfs = np.diff(self.indptr)
-        idf = np.log(1.0 + (self.n_docs - dfs + 0.5) / (dfs + 0.5))
-        tf = self.posting_tfs.astype(np.float64)
-        norm = self.k1 * (1.0 - self.b + self.b * self.doc_lengths[self.posting_docs] / self.avgdl)
-        self.posting_weights: FloatArray = np.repeat(idf, dfs) * tf / (tf + norm)
+        if self.posting_weights is None:
+            dfs = np.diff(self.indptr)
+            idf = np.log(1.0 + (self.n_docs - dfs + 0.5) / (dfs + 0.5))
+            tf = self.posting_tfs.astype(np.float64)
+            norm = self.k1 * (1.0 - self.b + self.b * self.doc_lengths[self.posting_docs]
+                              / self.avgdl)
+            self.posting_weights = np.repeat(idf, dfs) * tf / (tf + norm)
+        self.weights: FloatArray = self.posting_weights
 
     @classmethod
     def from_postings(cls, codes: IntArray, docs: IntArray, n_docs: int,
@@ -147,15 +161,16 @@ class BM25Index:
                                          dtype=np.int64))
 
     def scores_for_ids(self, ids: IntArray) -> FloatArray:
-        """Scores of every document for distinct term positions: one gather, one bincount."""
+        """Scores of every document for distinct term positions: the terms' posting slices joined,
+        then one weighted `bincount` (a query has a handful of terms: slicing each costs less than
+        computing the gather indices with array arithmetic)."""
         if not len(ids):
             return np.zeros(self.n_docs)
-        starts, lengths = self.indptr[ids], self.indptr[ids + 1] - self.indptr[ids]
-        offsets = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
-        postings = offsets + np.arange(int(lengths.sum()))
+        indptr = self.indptr
+        spans = [slice(int(indptr[t]), int(indptr[t + 1])) for t in ids.tolist()]
         scores: FloatArray = np.bincount(  # type: ignore[assignment]
-            self.posting_docs[postings], weights=self.posting_weights[postings],
-            minlength=self.n_docs)
+            np.concatenate([self.posting_docs[s] for s in spans]),
+            weights=np.concatenate([self.weights[s] for s in spans]), minlength=self.n_docs)
         return scores
 
     def top_for_ids(self, ids: IntArray, depth: int) -> tuple[IntArray, FloatArray]:
@@ -226,10 +241,13 @@ class BM25Index:
     def to_arrays(self) -> dict[str, npt.NDArray[np.generic]]:
         return {"term_codes": self.term_codes, "indptr": self.indptr,
                 "posting_docs": self.posting_docs, "posting_tfs": self.posting_tfs,
-                "doc_lengths": self.doc_lengths, "params": np.asarray([self.k1, self.b])}
+                "posting_weights": self.weights, "doc_lengths": self.doc_lengths,
+                "params": np.asarray([self.k1, self.b])}
 
     @classmethod
-    def from_arrays(cls, arrays: dict[str, npt.NDArray[np.generic]]) -> BM25Index:
+    def from_arrays(cls, arrays: Mapping[str, npt.NDArray[Any]]) -> BM25Index:
+        """An index over saved arrays (memory-mapped ones stay mapped: workers share the pages)."""
         k1, b = (float(x) for x in arrays["params"])
-        return cls(arrays["term_codes"], arrays["indptr"], arrays["posting_docs"],  # type: ignore[arg-type]
-                   arrays["posting_tfs"], arrays["doc_lengths"], k1, b)  # type: ignore[arg-type]
+        return cls(arrays["term_codes"], arrays["indptr"], arrays["posting_docs"],
+                   arrays["posting_tfs"], arrays["doc_lengths"], k1, b,
+                   arrays.get("posting_weights"))

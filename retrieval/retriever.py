@@ -13,6 +13,7 @@ from ingest.chunking import Block
 from retrieval.analyzers import ANALYZERS, clean_query
 from retrieval.bm25 import BM25Index, IntArray, term_code
 from retrieval.fusion import K, rrf_positions
+from retrieval.index_build import build_channel
 from retrieval.packing import Decision, Policy, estimate_tokens, pack
 from retrieval.trace import Candidate, ChannelHit, QueryTrace, SearchTrace
 from retrieval.vectorized import CHANNEL_POSTINGS
@@ -75,8 +76,9 @@ class Retriever:
 
     @classmethod
     def build(cls, blocks: Sequence[Block]) -> Retriever:
+        """Both channels' indexes, built batch by batch (`retrieval.index_build`)."""
         simplified = [to_simplified(b.text) for b in blocks]
-        indexes = {name: BM25Index.from_postings(*postings(simplified), len(simplified))
+        indexes = {name: build_channel(simplified, postings)
                    for name, postings in CHANNEL_POSTINGS.items()}
         return cls(list(blocks), indexes)
 

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 
 from api.deps import ProviderDep
-from api.models import ErrorBody, PersonDetail
-from core.errors import NotFound
-from kb.knowledge.journey import journey_of
+from api.models import ErrorBody, PersonDetail, json_response
+from kb.knowledge.journey_store import MAX_PAGE_LIMIT, PAGE_LIMIT, JourneyDigest, StageEvents
 from kb.knowledge.models import Person
 from kb.knowledge.protocol import MAX_HOPS, RelationProvider
 from kb.knowledge.views import EventView, Journey, Pair, PathResult, PersonView, RecordView, StateView
@@ -24,14 +23,8 @@ PersonQuery = Annotated[str, Query(min_length=1, max_length=100, description="id
 
 
 def find_person(provider: RelationProvider, key: str) -> Person:
-    """By id, else by name or alias; a miss suggests the closest names (or ids)."""
-    try:
-        return provider.person(key)
-    except NotFound as by_id:
-        try:
-            return provider.resolve(key)
-        except NotFound as by_name:
-            raise NotFound(str(by_name), by_name.suggestions or by_id.suggestions) from None
+    """By id, name or alias (the provider's resolver); a miss suggests the closest names (or ids)."""
+    return provider.person(provider.person_id(key))
 
 
 @router.get("/people")
@@ -52,7 +45,7 @@ def person(person: str, provider: ProviderDep) -> PersonDetail:
 @router.get("/pair")
 def pair(a: PersonQuery, b: PersonQuery, provider: ProviderDep) -> Pair:
     """Relations both ways and shared events, with their sources."""
-    return provider.pair(find_person(provider, a).id, find_person(provider, b).id)
+    return provider.pair(provider.person_id(a), provider.person_id(b))
 
 
 @router.get("/records/{record_id}")
@@ -61,14 +54,34 @@ def record(record_id: str, provider: ProviderDep) -> RecordView:
     return provider.record(record_id)
 
 
-@router.get("/journey/{person}")
-def journey(person: str, provider: ProviderDep) -> Journey:
-    """The person's story in stages, each with chapters, events and source quotes."""
-    return journey_of(provider, find_person(provider, person).id)
+JourneyView = JourneyDigest | StageEvents | Journey
+
+
+@router.get("/journey/{person}", response_model=JourneyView)
+def journey(person: str, provider: ProviderDep,
+            stage: Annotated[int | None, Query(ge=1, description=(
+                "a stage (1-based) whose events to list, a page at a time"))] = None,
+            offset: Annotated[int, Query(ge=0, description="events of the stage to skip")] = 0,
+            limit: Annotated[int, Query(ge=1, le=MAX_PAGE_LIMIT,
+                                        description="events of the stage per page")] = PAGE_LIMIT,
+            full: Annotated[bool, Query(description="the whole skeleton as the rule built it")
+                            ] = False) -> Response:
+    """The person's story in stages (decided at load): by default each stage with its key events
+    and states, the other events counted; `stage` pages through one stage's events (`offset`,
+    `limit`); `full` gives the whole skeleton with each stage's source quotes."""
+    person_id = provider.person_id(person)
+    view: JourneyView
+    if stage is not None:
+        view = provider.stage_events(person_id, stage, offset, limit)
+    elif full:
+        view = provider.journey(person_id)
+    else:
+        view = provider.journey_digest(person_id)
+    return json_response(view)
 
 
 @router.get("/path")
 def path(a: PersonQuery, b: PersonQuery, provider: ProviderDep,
          max_hops: Annotated[int, Query(ge=1, le=MAX_HOPS)] = MAX_HOPS) -> PathResult:
     """The shortest chain of relations between two people."""
-    return provider.path(find_person(provider, a).id, find_person(provider, b).id, max_hops)
+    return provider.path(provider.person_id(a), provider.person_id(b), max_hops)

@@ -14,7 +14,6 @@ from kb.answering.expansion import expansions_for
 from kb.answering.planner import PeopleIndex, Plan, plan_for_question
 from kb.answering.record_search import KnowledgeHit, KnowledgeIndex
 from kb.knowledge.bundle import KnowledgeBundle
-from kb.knowledge.journey import journey_of
 from kb.knowledge.models import Event, Person, Record
 from kb.knowledge.profile import CorpusProfile
 from kb.knowledge.protocol import RelationProvider
@@ -223,7 +222,7 @@ class EvidencePipeline:
                 records: list[Record] = [r for r in (self.bundle.get(i) for i in ids) if r]
                 return pair, None, records
             if plan.kind == "journey":
-                journey = journey_of(self.provider, plan.person_ids[0])
+                journey = self.provider.journey(plan.person_ids[0])  # decided at load
                 ids = [e.id for s in journey.stages for e in s.events]
                 ids += [st.id for s in journey.stages for st in s.states]
                 return None, journey, [r for r in (self.bundle.get(i) for i in ids) if r]

@@ -118,8 +118,8 @@ class AskService:
     def _response(self, draft: Draft, mode: str, g: Gathered, session_id: str) -> AskResponse:
         checks = [check_quote(text, chunk_id, self.corpus.block) for text, chunk_id in draft.quotes]
         for stage in draft.stages:
-            stage.quotes = [c for c in checks if c.chunk_id in
-                            {r.chunk_id for r in self._stage_sources(g, stage.title)}]
+            blocks = {r.chunk_id for r in self._stage_sources(g, stage.title)}
+            stage.quotes = [c for c in checks if c.chunk_id in blocks]
         cited = list(dict.fromkeys(c.chunk_id for c in checks))
         citations = [Citation(chunk_id=c, chapter=b.chapter) for c in cited
                      if (b := self.corpus.block(c)) is not None]

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 
 from core.errors import BundleError
 from ingest.chunking import Block
+from ingest.folds import ChapterFolds
 from ingest.locate import QuoteError, QuoteLocator
 from kb.knowledge.checks import Entry, Problems, check_structure
 from kb.knowledge.models import (
@@ -169,9 +170,10 @@ def _resolve_entry(entry: Entry, locator: QuoteLocator, problems: Problems) -> R
 
 
 def _assemble(entries: list[Entry], blocks: Iterable[Block], problems: Problems,
-              profile: CorpusProfile | None = None) -> KnowledgeBundle:
+              profile: CorpusProfile | None = None, folds: ChapterFolds | None = None
+              ) -> KnowledgeBundle:
     check_structure(entries, problems)
-    locator = QuoteLocator(blocks)
+    locator = QuoteLocator(blocks, folds)
     records = [_resolve_entry(entry, locator, problems) for entry in entries]
     problems.raise_if_any()
     groups: dict[type[BaseModel], list[Any]] = {model: [] for model in KINDS}
@@ -182,11 +184,13 @@ def _assemble(entries: list[Entry], blocks: Iterable[Block], problems: Problems,
                            chapters=groups[ChapterSummary], profile=profile or CorpusProfile())
 
 
-def load_bundle(directory: Path, blocks: Iterable[Block]) -> KnowledgeBundle:
+def load_bundle(directory: Path, blocks: Iterable[Block], folds: ChapterFolds | None = None
+                ) -> KnowledgeBundle:
     """Read, validate and resolve a bundle directory; a BundleError lists every problem.
 
     A directory with `shards/` holds curated chapter shards (`kb.knowledge.shards` assembles
-    them); otherwise the five record files."""
+    them); otherwise the five record files. `folds` (folded chapters saved by `kbx ingest`)
+    spare normalizing the chapters again."""
     if not directory.is_dir():
         raise BundleError(f"{directory}: no such bundle directory")
     problems = Problems(str(directory))
@@ -199,7 +203,7 @@ def load_bundle(directory: Path, blocks: Iterable[Block]) -> KnowledgeBundle:
             path = directory / name
             if path.exists():
                 entries.extend(_read_file(path, model, problems))
-    return _assemble(entries, blocks, problems, read_profile(directory))
+    return _assemble(entries, blocks, problems, read_profile(directory), folds)
 
 
 def bundle_from_records(*, people: Sequence[Person] = (), events: Sequence[Event] = (),

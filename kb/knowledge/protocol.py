@@ -5,8 +5,11 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 from kb.knowledge.bundle import KnowledgeBundle
+from kb.knowledge.journey_store import PAGE_LIMIT, JourneyDigest, StageEvents
+from kb.knowledge.limits import MAX_HOPS
 from kb.knowledge.models import Event, Person, State
 from kb.knowledge.views import (
+    Journey,
     LoadReport,
     Neighbor,
     Pair,
@@ -16,8 +19,7 @@ from kb.knowledge.views import (
     Timeline,
 )
 
-MAX_HOPS = 4
-"""The longest chain `path` looks for."""
+__all__ = ["MAX_HOPS", "RelationProvider"]
 
 
 @runtime_checkable
@@ -30,6 +32,13 @@ class RelationProvider(Protocol):
 
     def resolve(self, name: str) -> Person:
         """The person a name or alias denotes, in either script (compared after `normalize`)."""
+        ...
+
+    def person_id(self, key: str) -> str:
+        """The id of the person an id, a name or an alias (either script) denotes, from the name
+        resolver built once per load (`kb.knowledge.names`): no store read, so a person named
+        costs what a person given by id costs. An unknown key raises NotFound with the closest
+        names (or ids)."""
         ...
 
     def people(self) -> list[Person]:
@@ -57,6 +66,20 @@ class RelationProvider(Protocol):
     def timeline(self, person_id: str) -> Timeline:
         """The person with their events (book order) and states (chapter, id) in one read; the
         journey skeleton is built from it by `kb.knowledge.journey.journey_of`."""
+        ...
+
+    def journey(self, person_id: str) -> Journey:
+        """The person's journey skeleton as `journey_of` built it at load: one read."""
+        ...
+
+    def journey_digest(self, person_id: str) -> JourneyDigest:
+        """The journey's default view (stages with their key events, the rest counted), stored at
+        load (`kb.knowledge.journey_store`): one read."""
+        ...
+
+    def stage_events(self, person_id: str, stage: int, offset: int = 0,
+                     limit: int = PAGE_LIMIT) -> StageEvents:
+        """A page of the events of one stage (1-based) of the person's journey, in book order."""
         ...
 
     def path(self, a_id: str, b_id: str, max_hops: int = MAX_HOPS) -> PathResult:

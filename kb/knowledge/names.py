@@ -1,0 +1,153 @@
+"""Naming people: one resolver from every id, name, alias and nickname (either script) to a person,
+built once per load, and the closest names when a name is unknown.
+
+Every reader goes through it (the API, the CLI, both providers), so a person named by their name
+costs what a person named by their id costs: one normalization and one dictionary lookup, no
+store read. An unknown name is answered from the same tables: the known names that contain it
+or that it contains, then the closest by `difflib` among the names sharing a character with it
+(no other name can reach the cutoff), so a miss costs no query per person either.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from core.errors import NotFound
+from core.text import normalize
+from kb.knowledge.models import Person
+
+MAX_SUGGESTIONS = 5
+SIMILARITY_CUTOFF = 0.4
+"""difflib ratio below which a name is not suggested (one shared character of two is 0.5)."""
+ID_CUTOFF = 0.5
+"""difflib ratio below which an id is not suggested."""
+
+
+@dataclass(frozen=True)
+class NameEntry:
+    """One way of naming a person: its match key, as written, and whose name it is."""
+
+    key: str
+    written: str
+    person_id: str
+    person_name: str
+    primary: bool
+
+
+def name_entries(person: Person) -> list[NameEntry]:
+    """The person's name and aliases, each normalized key once (the name first)."""
+    entries: list[NameEntry] = []
+    seen: set[str] = set()
+    for position, written in enumerate(person.all_names):
+        key = normalize(written)
+        if key and key not in seen:
+            seen.add(key)
+            entries.append(NameEntry(key, written, person.id, person.name, position == 0))
+    return entries
+
+
+def choose(name: str, matches: Sequence[NameEntry]) -> str:
+    """The person id a name denotes among the entries sharing its key; a name is taken as a
+    person's own name before anyone's alias. Ambiguity raises NotFound listing the candidates."""
+    primary = {m.person_id for m in matches if m.primary}
+    candidates = primary or {m.person_id for m in matches}
+    if len(candidates) == 1:
+        return next(iter(candidates))
+    names = sorted({f"{m.person_name} ({m.person_id})" for m in matches
+                    if m.person_id in candidates})
+    raise NotFound(f"ambiguous person {name!r}; it names {', '.join(names)}", names)
+
+
+def _label(entry: NameEntry) -> str:
+    return entry.person_name if entry.primary else f"{entry.written}（{entry.person_name}）"
+
+
+class NameResolver:
+    """Ids, names and aliases → person ids, and the closest names for a miss; immutable."""
+
+    def __init__(self, entries: Iterable[NameEntry], ids: Iterable[str] = ()) -> None:
+        self._ids = frozenset(ids)
+        self._by_key: dict[str, list[NameEntry]] = {}
+        for entry in entries:
+            self._by_key.setdefault(entry.key, []).append(entry)
+        self._shown: dict[str, NameEntry] = {}
+        """one entry per key to show as a suggestion: a person's own name first"""
+        for entry in sorted((e for group in self._by_key.values() for e in group),
+                            key=lambda e: (not e.primary, e.person_id, e.key)):
+            self._shown.setdefault(entry.key, entry)
+        self._by_char: dict[str, set[str]] = {}
+        for key in self._shown:
+            for ch in key:
+                self._by_char.setdefault(ch, set()).add(key)
+        self._sorted_ids: list[str] | None = None
+
+    @classmethod
+    def of_people(cls, people: Iterable[Person]) -> NameResolver:
+        people = list(people)
+        return cls((entry for p in people for entry in name_entries(p)), (p.id for p in people))
+
+    def __len__(self) -> int:
+        """Distinct normalized names and aliases."""
+        return len(self._by_key)
+
+    @property
+    def entries(self) -> list[NameEntry]:
+        return [entry for group in self._by_key.values() for entry in group]
+
+    def by_name(self, name: str) -> str:
+        """The id of the person a name or alias denotes (either script); NotFound suggests."""
+        matches = self._by_key.get(normalize(name))
+        if not matches:
+            raise self.unknown(name)
+        return choose(name, matches)
+
+    def person_id(self, key: str) -> str:
+        """The id of the person an id, a name or an alias denotes; NotFound suggests the closest
+        names (or, for something that looks like an id, the closest ids)."""
+        if key in self._ids:
+            return key
+        matches = self._by_key.get(normalize(key))
+        if matches:
+            return choose(key, matches)
+        raise self.unknown(key)
+
+    def suggestions(self, name: str) -> list[str]:
+        """Closest known names: names containing the query (or contained in it), then difflib
+        among the names that share a character with it."""
+        key = normalize(name)
+        if not key:  # an empty or punctuation-only name is close to nothing
+            return []
+        sharing = sorted({k for ch in set(key) for k in self._by_char.get(ch, ())})
+        containing = sorted((k for k in sharing if k in key or key in k),
+                            key=lambda k: (abs(len(k) - len(key)), k))
+        close = difflib.get_close_matches(key, sharing, n=MAX_SUGGESTIONS,
+                                          cutoff=SIMILARITY_CUTOFF)
+        labels: list[str] = []
+        for k in [*containing, *close]:
+            label = _label(self._shown[k])
+            if label not in labels:
+                labels.append(label)
+        return labels[:MAX_SUGGESTIONS]
+
+    def close_ids(self, record_id: str) -> list[str]:
+        if self._sorted_ids is None:
+            self._sorted_ids = sorted(self._ids)
+        return difflib.get_close_matches(record_id, self._sorted_ids, n=MAX_SUGGESTIONS,
+                                         cutoff=ID_CUTOFF)
+
+    def unknown_id(self, person_id: str) -> NotFound:
+        """An unknown person id, with the closest known ids."""
+        close = self.close_ids(person_id)
+        hint = f"; closest: {', '.join(close)}" if close else ""
+        return NotFound(f"unknown person {person_id!r}{hint}", close)
+
+    def unknown(self, name: str) -> NotFound:
+        if not normalize(name):
+            return NotFound("person name: must not be empty", [])
+        close = self.suggestions(name)
+        if not close and name.isascii():
+            close = self.close_ids(name)
+        hint = f"; closest: {', '.join(close)}" if close else ""
+        return NotFound(f"unknown person {name!r}{hint}", close)
