@@ -4,14 +4,14 @@ Every pattern is a regular expression matched on the simplified text of one segm
 a piece of quoted speech). A relation cue pairs the people named next to it:
 
 * `forward`: the person named before the cue is the relation's source, the one after its target
-  (武松杀了西门庆 → killed: 武松 → 西门庆). The passive 被/吃/遭 and the 把/将 constructions swap the
-  roles (西门庆被武松杀了, 武松把西门庆杀了).
-* `backward`: the person after the cue is the source (林冲拜智深为兄 is symmetric, but
-  李四的主人张三 → servant: 李四 → 张三 is `backward` for a noun such as 主人).
-* `none`: undirected; two people joined before the cue also pair up (林冲与智深结义).
+  (甲杀了乙 → killed: 甲 → 乙). The passive 被/吃/遭 and the 把/将 constructions swap the roles
+  (乙被甲杀了, 甲把乙杀了).
+* `backward`: the person after the cue is the source (甲拜乙为兄 is symmetric, but
+  乙的主人甲 → servant: 乙 → 甲 is `backward` for a noun such as 主人).
+* `none`: undirected; two people joined before the cue also pair up (甲与乙结义).
 
 `gap_before` / `gap_after` bound the characters between the names and the cue: relational nouns
-(浑家, 哥哥, 伴当) only count when they sit right between the names (武大的浑家潘金莲). Confidence
+(浑家, 哥哥, 伴当) only count when they sit right between the names (甲的浑家乙). Confidence
 is the cue's base value, lowered by the gaps (see `offline.relation_confidence`).
 """
 
@@ -119,21 +119,21 @@ RELATION_CUES: tuple[RelationCue, ...] = (
 NEGATION = re.compile(r"[不没休莫未勿]|要|欲|想|待要|若|只怕|恐")
 """Between a name and its cue, these mark a negated, intended or feared act: no relation."""
 HEARSAY = re.compile(r"闻|听|见|知|说|道|报")
-"""Between the first name and a directed cue: the first person only hears of the act (王庆闻宋朝遣宋江)."""
+"""Between the first name and a directed cue: the first person only hears of the act (甲闻朝廷遣乙)."""
 PASSIVE = ("被", "吃", "遭", "喫")
-"""Right before the agent: 林冲被陆谦陷害 → persecutor: 陆谦 → 林冲."""
+"""Right before the agent: 甲被乙陷害 → persecutor: 乙 → 甲."""
 DISPOSAL = ("把", "将")
-"""Right before the patient: 武松把西门庆杀了 → killed: 武松 → 西门庆."""
+"""Right before the patient: 甲把乙杀了 → killed: 甲 → 乙."""
 PAIR_CONNECTORS = frozenset({"与", "和", "同", "跟"})
-"""Two names joined by one of these before an undirected cue pair up (林冲与智深结义); a 、 list
-(宋江、吴用、花荣都来相见) names co-agents, not the two sides."""
+"""Two names joined by one of these before an undirected cue pair up (甲与乙结义); a 、 list
+(甲、乙、丙都来相见) names co-agents, not the two sides."""
 PATIENT_TAIL = re.compile(
     r"(?:的|之)?(?:老小|家小|一门|家眷|一家|老母|手下|部下|军马|人马|兵马|大军|寨|庄|军|家|阵|营)")
-"""After the second name, these mean its people or camp are meant (杀梁中书老小), not the person."""
+"""After the second name, these mean its people or camp are meant (杀甲老小), not the person."""
 CLAUSE_OPENERS = ("且说", "却说", "话说", "再说", "当下", "只见", "原来", "次日", "当时", "随即", "当日")
 """A name right after one of these, or at a clause start, is the subject of the following clauses."""
 CONNECTORS = frozenset({"", "、", "和", "与", "同", "并", "及", "跟", "共", "、和"})
-"""What may join two names into one list (林冲、鲁智深 / 林冲与智深)."""
+"""What may join two names into one list (甲、乙 / 甲与乙)."""
 
 
 @dataclass(frozen=True)
@@ -164,7 +164,7 @@ STATE_CUES: tuple[StateCue, ...] = (
            confidence=0.6, note="刺配沧州 → status 刺配沧州"),
     _state("status", r"刺配|发配|迭配", "刺配", gap=6, confidence=0.5),
     _state("status", r"自缢身死|自缢身亡|自缢而死|自缢", "自缢身亡", gap=16, confidence=0.6,
-           note="娘子被高太尉威逼亲事，自缢身死: the subject, not the one after 被"),
+           note="甲被乙威逼，自缢身死: the subject, not the one after 被"),
     _state("status", r"(?<![打杀搠砍射斩害药勒毒])(?:身死|身亡|丧命|殒命|阵亡|气绝|死了|死于|归天|自缢|身故)",
            "身亡", gap=2, confidence=0.5),
     _state("status", r"受了招安|受招安|归顺朝廷|招安", "受招安", gap=6, confidence=0.45),
@@ -209,9 +209,9 @@ ACTOR_VERBS = re.compile(
     r"道|说|问|叫|喝|答|笑|骂|拜|扶|来|去|到|走|奔|跳|抢|拿|取|提|把|将|与|和|同|引|领|带|请|坐|起|"
     r"杀|打|斗|战|赶|追|救|捉|擒|射|砍|搠|剁|放|投|上|下|入|出|回|辞|别|吃|喫|饮|接|送|看|寻|听|望|"
     r"收|叫|唤|教|令|差|传|谢|告|禀|应|对|向|被|吃了|喫了)")
-"""What may follow a name that is the subject of an act (武松提了哨棒 / 宋江道 / 林冲大怒)."""
+"""What may follow a name that is the subject of an act (甲提了哨棒 / 甲道 / 甲大怒)."""
 SPEECH_VERB = re.compile(r"^[^，。！？「」]{0,6}(?:道|说道|问道|答道|叫道|喝道|笑道|骂道|禀道|告道|说)")
 """A name followed by one of these within a few characters speaks: he is in the scene."""
 CUE_ACTIONS = re.compile(r"打虎|打死|杀了|杀死|搠死|斩了|上山|上梁山|入伙|落草|投奔|刺配|发配|自缢|"
                          r"放火|劫|逃走|越狱|招安|出家|剃度|中箭|阵亡|大虫")
-"""A block with one acting person still gives an event when one of these happens (武松打虎)."""
+"""A block with one acting person still gives an event when one of these happens (甲打虎)."""

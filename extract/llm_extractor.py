@@ -33,7 +33,8 @@ from ingest.chunking import Block
 from kb.knowledge.models import Event, Participant, Person, Relation, SourceRef, State
 
 log = logging.getLogger(__name__)
-PROMPT_VERSION = "block-v1"
+PROMPT_VERSION = "block-v2"
+"""v2: the schema's field descriptions name no character of the novel (the corpus is swappable)."""
 MAX_LLM_QUOTE = 120
 EVENTS_PER_BLOCK = 10
 SYSTEM_PROMPT = """你是{book}的知识抽取助手。

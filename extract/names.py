@@ -7,10 +7,11 @@ answer. The same two files are all another novel needs.
 
 Names are compared in simplified script (`to_simplified`), so both scripts denote one person. A
 name form that two people share at the same priority is ambiguous and never matched. Priorities,
-highest first: a scene form of the corpus tables inside its chapters (那妇人 in 24–26 is 潘金莲), a
-lexicon person's own name, a lexicon alias. A lexicon alias (a nickname, a title) matches only
-from the person's first chapter on, and the short aliases of the tables' `alias_chapters` only in
-their chapters: 浪子 before 燕青 enters is 浮浪子弟, not him.
+highest first: a scene form of the corpus tables inside its chapters (那妇人 in one woman's
+chapters is her), a lexicon person's own name, a lexicon alias. A lexicon alias (a nickname, a
+title) matches only from the person's first chapter on, and the short aliases of the tables'
+`alias_chapters` only in their chapters: a nickname that is also a common word of the text
+denotes no one before its person enters.
 """
 
 from __future__ import annotations
@@ -180,8 +181,8 @@ class Roster:
         return cls(people, forms, tables)
 
     def embedded(self, form: str, chapter: int) -> list[tuple[str, str]]:
-        """Other people named inside a name form, with the rest of the form: 林冲娘子 →
-        [("lin_chong", "娘子")]. The rest is what tells the relation (see offline extraction)."""
+        """Other people named inside a name form, with the rest of the form: 甲娘子 →
+        [(甲's id, "娘子")]. The rest is what tells the relation (see offline extraction)."""
         key, owners = self._owners_in(chapter)
         cached = self._embedded.get((form, key))
         if cached is not None:

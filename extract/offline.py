@@ -60,7 +60,7 @@ def event_order(chapter: int, index: int) -> int:
 
 NAME_CUES = tuple(c for c in RELATION_CUES
                   if c.type in {"spouse", "family", "father_in_law", "servant", "master_disciple"})
-"""Cues read inside a name form (林冲娘子): relational nouns only."""
+"""Cues read inside a name form (甲娘子): relational nouns only."""
 
 
 def _keep(found: dict[tuple[str, str, str], Relation], relation: Relation) -> None:
@@ -215,7 +215,7 @@ class OfflineExtractor:
         return list(found.values())
 
     def _carried_kills(self, scan: BlockScan, index: int, event: Event | None) -> list[Relation]:
-        """被武松揪倒来 … 便割下那妇人头来: a kill cue with its victim right after it and no name
+        """被甲揪倒来 … 便割下那妇人头来: a kill cue with its victim right after it and no name
         before it takes as killer the agent (after 被, else the subject) of the sentence up to
         three back that names the victim; that sentence, naming both, is the first quote."""
         seg = scan.segments[index]
@@ -245,7 +245,7 @@ class OfflineExtractor:
         return found
 
     def _speech_relations(self, scan: BlockScan, index: int, event: Event | None) -> list[Relation]:
-        """受武二四拜，拜为义兄。」宋江大喜: a sworn-brother cue in speech joins the speaker with
+        """受小弟四拜，拜为义兄。」甲大喜: a sworn-brother cue in speech joins the speaker with
         the first other person named in the narrative right after the speech (the listener)."""
         seg = scan.segments[index]
         match = SPEECH_CUE.search(scan.masked, seg.span.start, seg.span.end)
@@ -270,7 +270,7 @@ class OfflineExtractor:
                          description="speech: 拜为义兄")]
 
     def _name_relations(self, scan: BlockScan, seg: Segment, event: Event | None) -> list[Relation]:
-        """Relations a name states itself: 林冲娘子 → spouse, 林冲丈人 → father-in-law."""
+        """Relations a name states itself: 甲娘子 → spouse, 甲丈人 → father-in-law."""
         found = []
         for mention in seg.mentions:
             for other, rest in self.roster.embedded(mention.form, scan.block.chapter):
@@ -345,7 +345,7 @@ class OfflineExtractor:
 
 
 def _agent(text: str, mention: Mention) -> bool:
-    """被高太尉 / 吃武松: the agent of a passive, never the subject a state belongs to."""
+    """被甲 / 吃乙: the agent of a passive, never the subject a state belongs to."""
     return mention.start > 0 and text[mention.start - 1] in PASSIVE
 
 

@@ -51,7 +51,7 @@ def _chain(text: str, mentions: list[Mention], index: int, step: int) -> list[Me
 
 
 def _passive_patient(text: str, mentions: list[Mention], first: Mention) -> Mention | None:
-    """For 西门庆被武松杀了: the name right before 被 when `first` (the agent) follows 被."""
+    """For 乙被甲杀了: the name right before 被 when `first` (the agent) follows 被."""
     if first.start == 0 or text[first.start - 1] not in PASSIVE + DISPOSAL:
         return None
     marker = first.start - 1
@@ -73,7 +73,7 @@ def cue_pairs(text: str, mentions: list[Mention], cue: RelationCue, start: int, 
     pairs: list[tuple[Mention, Mention]] = []
     other = _passive_patient(text, mentions, left[0]) if left else None
     if other is not None:
-        agent_before = text[left[0].start - 1] in DISPOSAL  # 武松把西门庆杀了 / 西门庆被武松杀了
+        agent_before = text[left[0].start - 1] in DISPOSAL  # 甲把乙杀了 / 乙被甲杀了
         pairs = [(other, m) if agent_before else (m, other) for m in left]
         spans[0].append(other.start)
     elif left and right:
@@ -103,7 +103,7 @@ def _near_left(text: str, mentions: list[Mention], start: int, cue: RelationCue,
     if cue.direction != "none" and re.search(r"[，、：]", gap_text):
         head = re.split(r"[，、：]", gap_text, maxsplit=1)[0]
         if len(head) > 4 or not _subject_of_clause(text, chain[0], segment_start):
-            return []  # 要追童贯，火急差戴宗: 童贯 is not who sends 戴宗
+            return []  # 要追甲，火急差乙: 甲 is not who sends 乙
     return chain
 
 
@@ -117,5 +117,5 @@ def _near_right(text: str, mentions: list[Mention], end: int, cue: RelationCue) 
         return []
     chain = _chain(text, mentions, after[0], 1)
     if (cue.direction != "none" or cue.type == "fought") and PATIENT_TAIL.match(text, chain[-1].end):
-        return []  # 杀梁中书老小: his household, not 梁中书
+        return []  # 杀甲老小: his household, not 甲
     return chain

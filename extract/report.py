@@ -15,7 +15,7 @@ Matching rules (what "the same record" means):
   type) once — one extracted relation record per unit, what the merged bundle would hold.
 * **events**: an extracted event and a curated one of the same chapter are the same happening
   when they share two or more participants (its one participant, when the extracted event has
-  only one: 武松 alone fighting the tiger), or when a quote of one overlaps a quote of the other
+  only one: one man alone fighting a tiger), or when a quote of one overlaps a quote of the other
   in the same block (the same characters of the text). An extracted event is correct when it
   matches a curated one; a curated event is found when an extracted one matches it (not one to
   one: a long curated scene may be cut into several blocks' events). The rule is lenient (two

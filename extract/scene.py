@@ -1,10 +1,10 @@
 """One block under extraction: mentions, segments marked as speech or verse, and who acts in it.
 
-Counting names says who is talked about, not who is there: 宋江 recalled in 武松's speech is not in
-the room, and a verse line (放火杀人花和尚) or a nickname (打虎将) is no act. So a segment knows
-whether it is quoted speech or verse, action words are searched in a text where every matched
-name is masked, and the actors of a block are the people named as the subject of an act (a name
-followed by a verb: 武松提了哨棒, 宋江道) or named at least twice in its narrative.
+Counting names says who is talked about, not who is there: 甲 recalled in 乙's speech is not in
+the room, and neither a verse line nor a nickname holding an act word (打虎, 放火) is an act. So a
+segment knows whether it is quoted speech or verse, action words are searched in a text where
+every matched name is masked, and the actors of a block are the people named as the subject of an
+act (a name followed by a verb: 甲提了哨棒, 甲道) or named at least twice in its narrative.
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def _subjects(text: str, seg: Segment) -> list[Mention]:
 
 
 def _mask(text: str, mentions: list[Mention]) -> str:
-    """The text with every matched name blanked, so that 打虎将 or 花和尚 gives no action word."""
+    """The text with every matched name blanked, so that a nickname holding 打虎 gives no action word."""
     chars = list(text)
     for m in mentions:
         chars[m.start:m.end] = MASK * (m.end - m.start)

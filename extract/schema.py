@@ -20,14 +20,15 @@ class _Answer(BaseModel):
 
 
 class LLMPerson(_Answer):
-    name: str = Field(min_length=1, description="the person's usual full name, e.g. 武松 (not a pronoun)")
+    name: str = Field(min_length=1,
+                      description="the person's usual full name as the text writes it (not a pronoun)")
     aliases: list[str] = Field(default_factory=list,
                                description="other names of this person in the passage: nicknames, titles")
     quote: str = Field(default="", description=QUOTE + "naming the person")
 
 
 class LLMEvent(_Answer):
-    title: str = Field(min_length=1, description="a short title, e.g. 武松景阳冈打虎")
+    title: str = Field(min_length=1, description="a short title: who does what, and where")
     participants: list[str] = Field(default_factory=list, description="names of the people taking part")
     place: str | None = Field(default=None, description="where it happens, if the text says so")
     summary: str = Field(default="", description="one or two sentences on what happens")

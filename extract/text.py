@@ -15,7 +15,7 @@ from core.text import normalize, normalize_with_offsets
 from ingest.chunking import Block
 
 SEGMENT_BREAK = re.compile(r"[。！？；!?;\n「」『』“”‘’]")
-"""Sentence ends and speech marks: a speaker (宋江道：) and the speech are separate segments."""
+"""Sentence ends and speech marks: a speaker (甲道：) and the speech are separate segments."""
 CLAUSE_BREAK = re.compile(r"[，、：,:]")
 MAX_QUOTE = 60
 MIN_QUOTE = 6

@@ -83,8 +83,8 @@ def test_cue_relations_of_chapters_7_to_11(parts: dict[int, ChapterPart]) -> Non
     assert ("zhang_jiaotou", "lin_chong") in _relations(parts, "father_in_law")  # 林冲的丈人张教头
     assert ("chai_jin", "lin_chong") in _relations(parts, "host_guest")  # 柴进留林冲在庄上
     assert ("lu_qian", "lin_chong") in _relations(parts, "host_guest")  # 叫陆谦去请林冲出来吃酒
-    # the 差拨 林冲 kills in ch 10 is a curated person the lexicon lacks: no record names him, and
-    # 林冲's kills there (「又搠倒了」, 「把富安、陆谦头都割下来」) name no killer in their sentence
+    # the 差拨 whom 林冲 kills in ch 10 is a curated person the lexicon lacks, so no record names
+    # him; and the kills there (「又搠倒了」, 「把富安、陆谦头都割下来」) name no killer in their sentence
     people = {x for p in parts.values() for r in p.relations for x in (r.source, r.target)}
     assert "cha_bo" not in people
     assert not [r for p in parts.values() if p.chapter in range(7, 12) for r in p.relations
