@@ -632,11 +632,11 @@ def _with_passages(draft: Draft, ctx: _Ctx) -> Draft:
                                       limit=2) if b[0] >= MIN_RECORD_COVERAGE]
     if draft.status != "answered" or not weights or not best:
         return draft
-    quoted = {q[0] for q in draft.quotes}
-    lines = [f"· {_cite((s, c))}" for _, s, c in best if s not in quoted]
-    if lines:
-        draft.answer += "\n相关原文：\n" + "\n".join(lines)
-        draft.quotes += [(s, c) for _, s, c in best if s not in quoted]
+    quoted = [normalize(q[0]) for q in draft.quotes]
+    fresh = [(s, c) for _, s, c in best if not any(q in normalize(s) for q in quoted)]
+    if fresh:
+        draft.answer += "\n相关原文：\n" + "\n".join(f"· {_cite(q)}" for q in fresh)
+        draft.quotes += fresh
     return draft
 
 
