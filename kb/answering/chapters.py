@@ -1,4 +1,4 @@
-"""Which chapter? Questions such as 花和尚倒拔垂杨柳是在第几回 are answered from the chapter titles
+"""Which chapter? Questions such as 「某某倒拔垂杨柳是在第几回」 are answered from the chapter titles
 (回目): the title sharing the most of the question's words, weighted by rarity, wins."""
 
 from __future__ import annotations

@@ -71,7 +71,7 @@ PAIR_FACT_ASKS = frozenset({"who", "where", "when", "how_many", "name", "made_of
 """Asked of two people with content of its own, these want one fact, not the pair's story."""
 END_CHARS = "死亡寂化终葬"
 """A focus word holding one of these still asks how the person ended (怎么圆寂的); any other
-focus (李逵的老娘是怎么死的 → 老娘) asks about something else."""
+focus (某人的老娘是怎么死的 → 老娘) asks about something else."""
 
 
 def _about_the_end(plan: Plan) -> bool:
@@ -234,9 +234,29 @@ def _candidates(ctx: _Ctx) -> list[Record]:
             continue
         if isinstance(record, Event) and record.origin == "extracted":
             continue
+        if ctx.plan.detail.passive and not _acted_on(record, about):
+            continue  # 甲被谁活捉: the captures 甲 made do not answer
         seen.add(record.id)
         out.append(record)
     return out
+
+
+PATIENT_MARKS = ("被", "受", "死者")
+"""A participant role of someone acted on (被擒者, 受害者, 受伤者, 死者)."""
+
+
+def _acted_on(record: Record, about: set[str]) -> bool:
+    """The named people are the ones acted on in the record (for 被谁 questions): the target of
+    a directed relation, a participant with a patient role; other records are not excluded."""
+    if isinstance(record, Relation) and record.directed:
+        return record.target in about
+    if isinstance(record, Event):
+        return any(_patient(p.role) for p in record.participants if p.person in about)
+    return True
+
+
+def _patient(role: str) -> bool:
+    return role.startswith(PATIENT_MARKS[:2]) or role.endswith(PATIENT_MARKS[2])
 
 
 def _best_record(ctx: _Ctx, weights: dict[str, float], records: Sequence[Record]
@@ -256,7 +276,8 @@ def _best_record(ctx: _Ctx, weights: dict[str, float], records: Sequence[Record]
 
 def _about(packed: Sequence[str], block_of: BlockOf, names: Sequence[str]) -> list[str]:
     """The packed blocks that mention the question's people (all blocks when it names none): an
-    answer about 武松 is quoted from passages about 武松, not from a similar sentence on 李逵."""
+    answer about one person is quoted from passages about them, not from a similar sentence on
+    another."""
     if not names:
         return list(packed)
     keys = [k for k in {normalize(n) for n in names} if len(k) >= 2]
@@ -420,10 +441,11 @@ def _who(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str]
     """The people a who-question asks for: the record's participants by role (the question's
     own people left out), else the people the best sentence names."""
     named = set(ctx.plan.person_ids)
+    passive = ctx.plan.detail.passive
     if isinstance(record, Event):
         by_role: dict[str, list[str]] = {}
         for p in record.participants:
-            if p.person not in named:
+            if p.person not in named and not (passive and _patient(p.role)):
                 by_role.setdefault(p.role, []).append(ctx.name(p.person))
         if by_role:
             return "；".join(f"{'、'.join(ns)}（{role}）" for role, ns in by_role.items())
@@ -431,6 +453,13 @@ def _who(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str]
         other = [p for p in (record.source, record.target) if p not in named]
         if other:
             return f"{'、'.join(ctx.name(p) for p in other)}（{record.label}）"
+    if isinstance(record, State):
+        told = [pid for pid, _ in ctx.people.find(record.value + record.description)
+                if pid not in named]
+        if told:  # the first named is the one who acted (被甲活捉，送…交乙收管)
+            return f"{ctx.name(told[0])}（{record.value}）"
+    if passive and record is not None:
+        return ""  # the record that answers names no one acting: no guess from a sentence
     for _, sentence, _ in best:
         found = [pid for pid, _ in ctx.people.find(sentence) if pid not in named]
         if found:
@@ -450,7 +479,7 @@ def _number(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, s
             ) -> Lead | None:
     """How many: the numeral with the question's unit as the book gives it (十五碗): from the
     record that answers the question when it gives one (a curated account of the scene: the
-    signboard's 三碗不过冈 is not what 武松 drank), else from the best sentence."""
+    signboard's 三碗不过冈 is not what the hero drank), else from the best sentence."""
     pattern = quantity_pattern(ctx.plan)
     if record is not None:
         found = pattern.search(to_simplified(ctx.render(record)))
@@ -583,7 +612,7 @@ def compose_pair_why(ctx: _Ctx) -> Draft:
 
 
 def compose_whether(ctx: _Ctx) -> Draft:
-    """Whether something passed between two people (燕青有没有娶李师师): answered only when one
+    """Whether something passed between two people (甲有没有娶乙为妻): answered only when one
     of their records holds what is asked; else the book does not say so."""
     g = ctx.g
     records: list[Record] = [r for r in g.plan_records if isinstance(r, Event | Relation)]
@@ -603,11 +632,11 @@ def _with_passages(draft: Draft, ctx: _Ctx) -> Draft:
                                       limit=2) if b[0] >= MIN_RECORD_COVERAGE]
     if draft.status != "answered" or not weights or not best:
         return draft
-    quoted = {q[0] for q in draft.quotes}
-    lines = [f"· {_cite((s, c))}" for _, s, c in best if s not in quoted]
-    if lines:
-        draft.answer += "\n相关原文：\n" + "\n".join(lines)
-        draft.quotes += [(s, c) for _, s, c in best if s not in quoted]
+    quoted = [normalize(q[0]) for q in draft.quotes]
+    fresh = [(s, c) for _, s, c in best if not any(q in normalize(s) for q in quoted)]
+    if fresh:
+        draft.answer += "\n相关原文：\n" + "\n".join(f"· {_cite(q)}" for q in fresh)
+        draft.quotes += fresh
     return draft
 
 

@@ -115,7 +115,7 @@ class EvidencePipeline:
 
     def _relative(self, person_id: str, relation_type: str, hint: str = "") -> str | None:
         """The one person linked to `person_id` by a relation of this type; among several, the
-        one whose name holds a hint character (李逵之母 for 老娘), if exactly one does."""
+        one whose name holds a hint character (某某之母 for 老娘), if exactly one does."""
         try:
             neighbors = self.provider.neighbors(person_id)
         except NotFound:

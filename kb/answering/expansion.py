@@ -18,7 +18,7 @@ def wording_expansions(question: str, wordings: Mapping[str, Sequence[str]]) -> 
 
 
 def alias_expansions(named: Iterable[tuple[Person, str]]) -> list[str]:
-    """The canonical name of each person the question calls by another form (豹子头 → 林冲).
+    """The canonical name of each person the question calls by another form (a nickname → the name).
 
     Other aliases are not added: for a hub character they match nearly every block and drown the
     question's own words."""

@@ -3,7 +3,7 @@ or something open. The rules (applied in this order):
 
 1. People are found by longest match of every name and alias (2+ characters, after script and
    punctuation folding) over the question; overlapping shorter matches are dropped.
-2. A name followed by a kinship word (林冲他老婆, 武松的哥哥) stands for the relative the knowledge
+2. A name followed by a kinship word (某人他老婆, 某人的哥哥) stands for the relative the knowledge
    base links them to by that relation type, when exactly one fits.
 3. A question that names no one but refers back (他, 她, 他们, 那人, 后来 …) inherits the people
    of the session's last question: 他/她 the first of them, 他们 all of them; with no session
@@ -60,7 +60,7 @@ MAX_JOURNEY_DETAIL = 4
 MAX_STRONG_JOURNEY_DETAIL = 8
 FACT_ASKS = frozenset({"chapter", "how_many", "name", "made_of", "why", "where", "when", "who"})
 """Asks that want one fact: with content of its own, such a question is not a journey
-(宋江后来被发配去了哪里 asks a place)."""
+(某人后来被发配去了哪里 asks a place)."""
 KIN_WORDS = {"老婆": "spouse", "妻子": "spouse", "娘子": "spouse", "浑家": "spouse", "夫人": "spouse",
              "媳妇": "spouse", "丈夫": "spouse", "老公": "spouse", "丈人": "father_in_law",
              "岳父": "father_in_law", "泰山": "father_in_law", "哥哥": "family", "兄长": "family",
@@ -70,7 +70,7 @@ KIN_AFTER = re.compile("^(?:的|他|她|之)?(" + "|".join(sorted(KIN_WORDS, key
                        + ")")
 KIN_HINTS = {"母亲": "母娘", "老娘": "母娘", "父亲": "父爹", "哥哥": "哥兄大", "兄长": "哥兄大",
              "弟弟": "弟二"}
-"""Characters a relative's name holds for a kinship word (李逵之母 for 老娘), when the relation
+"""Characters a relative's name holds for a kinship word (某某之母 for 老娘), when the relation
 type alone (family) fits several relatives."""
 KinLookup = Callable[[str, str, str], str | None]
 """(person id, relation type, name hint characters) → the one relative of that type (among
@@ -105,6 +105,8 @@ IDENTITY_ASK = re.compile(r"^(?:是|乃)?(?:什么来头|什么人|何人|谁|�
                           r"|称号")
 WHO_ASK = re.compile(r"谁|哪些人|哪几个|哪两个|哪个人|哪位|什么人|何人|哪个(?:和尚|好汉|头领|人)")
 HOW_ASK = re.compile(r"怎么|如何|怎样|怎生|咋")
+PASSIVE = re.compile(r"被(?:谁|哪|什么人|何人)|是谁.{0,4}的")
+"""被谁, 被哪个 …: the person named is acted on, the asked one acts."""
 WHETHER_ASK = re.compile(r"有没有|是否|是不是|可曾|有无|曾否|难道")
 UNITS = set("斤两碗个只次天日年岁回里丈尺寸贯锭匹口条人员名位把件杯钱")
 END_WORDS = ("最后", "结局", "下场", "最终", "临终", "临死", "怎么死", "如何死", "怎样死", "之死",
@@ -140,6 +142,8 @@ class AskDetail:
     """What something is made of: 哨棒 in 哨棒是什么木头做的."""
     material: str | None = None
     """The asked kind of material: 木头."""
+    passive: bool = False
+    """Who did it to the named person (甲被谁活捉了): the named person is the one acted on."""
 
 
 @dataclass(frozen=True)
@@ -155,7 +159,7 @@ class Plan:
     detail: AskDetail = field(default_factory=AskDetail)
     kin: tuple[str, ...] = ()
     """Kinship words the question puts after a name that no relative in the knowledge answers
-    (宋江的母亲: 宋江 has no mother on record)."""
+    (某人的母亲: no mother of theirs on record)."""
 
 
 @dataclass
@@ -226,7 +230,7 @@ def content_chars(cleaned: str, names: Sequence[str], words: Sequence[str] = (),
 
 def _kin(question: str, found: list[tuple[str, str]], kin_of: KinLookup | None,
          unresolved: list[str] | None = None) -> list[tuple[str, str]]:
-    """Replace 林冲 by 林冲娘子 in 林冲他老婆…: a person followed by a kinship word becomes the
+    """Replace 甲 by 甲娘子 in 甲他老婆…: a person followed by a kinship word becomes the
     relative the knowledge base links them to (when exactly one relative fits)."""
     if kin_of is None:
         return found
@@ -338,7 +342,7 @@ def _ask(text: str, kind: PlanKind, person_count: int, bare: str) -> tuple[Ask, 
     if person_count == 1 and IDENTITY_ASK.search(bare) and len(bare) <= 12:
         return "identity", AskDetail()
     if WHO_ASK.search(text):
-        return "who", AskDetail()
+        return "who", AskDetail(passive=bool(PASSIVE.search(text)))
     if WHETHER_ASK.search(text):
         return "whether", AskDetail()
     if kind == "pair":

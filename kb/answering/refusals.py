@@ -9,7 +9,7 @@ missing: the plan's focus holds none of them.
   action (curated relations are complete for their pairs);
 - the asked thing (by `Plan.asks`): a quantity needs a numeral with the question's unit (几碗 →
   十五碗); a name needs a person named beside the role (那个汉子), and a person known only by a
-  title has none (洪教头); who needs someone the question does not name; made-of needs the
+  title has none (某教头); who needs someone the question does not name; made-of needs the
   thing with a material (哨棒 … 木);
 - coverage: for other questions, a sentence of the evidence must hold `MIN_COVERAGE` of the
   question's content weight (`kb.answering.coverage`); the focus words it lacks are named.
@@ -98,7 +98,7 @@ def _stated(action: str, named: Sequence[str], evidence: Sequence[str],
 
 
 def _asked_person(plan: Plan, named: Sequence[str], people: PeopleIndex) -> str | None:
-    """The named person whose own name is asked (洪教头的全名), if any."""
+    """The named person whose own name is asked (某教头的全名), if any."""
     role = plan.detail.role
     return next((p for p in named if role and any(
         role in to_simplified(n) for n in people.people[p].all_names)), None)
@@ -116,7 +116,7 @@ def unknown_name(plan: Plan, named: Sequence[str], people: PeopleIndex,
 
 
 def _titles_only(names: Iterable[str], titles: Sequence[str]) -> bool:
-    """Every name is a title of the corpus profile (洪教头: 教头), so the person has no name."""
+    """Every name is a title of the corpus profile (某教头: 教头), so the person has no name."""
     return bool(titles) and all(any(t in n for t in titles) for n in names)
 
 
