@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +22,7 @@ from extract.pipeline import LEXICON_FILE
 from kb.answering.service import AskService
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.directory import PeopleDirectory
+from kb.knowledge.graph import Neighbourhood, neighbourhood
 from kb.knowledge.loading import load_active_bundle
 from kb.knowledge.protocol import RelationProvider
 from kb.knowledge.views import LoadReport, Stats
@@ -47,6 +49,7 @@ class Services:
     provider: RelationProvider | None = None
     asker: AskService | None = None
     directory: PeopleDirectory | None = None
+    graphs: NeighbourhoodCache = field(default_factory=lambda: NeighbourhoodCache())
     session_dir: Path | None = None
     store_error: str | None = None
     owns_provider: bool = True
@@ -73,6 +76,7 @@ class Services:
         self.asker = AskService(self.settings, self.corpus, provider, llm=self.llm, bundle=bundle,
                                 session_dir=self.session_dir)
         self.directory = people_directory(self.settings, bundle)
+        self.graphs.clear()
 
     def load_if_empty(self, bundle: KnowledgeBundle) -> None:
         """Fill a store that holds nothing (first start); an unreachable one is left degraded."""
@@ -97,6 +101,8 @@ class Services:
             report = self.require_provider().load(bundle)
             self.require_asker().reload(bundle)
             self.directory = people_directory(self.settings, bundle)
+            self.graphs.clear()
+        self.graphs.clear()
         log.info("bundle reloaded", extra={"records": _records(report)})
         return report
 
@@ -120,6 +126,33 @@ class Services:
             self.llm.close()
         if self.provider is not None and self.owns_provider:
             self.provider.close()
+
+
+class NeighbourhoodCache:
+    """The last `size` neighbourhoods drawn (a hub's takes the store tens of milliseconds, and the
+    explorer asks for the same people again and again); cleared whenever a bundle is loaded."""
+
+    def __init__(self, size: int = 128) -> None:
+        self.size = size
+        self._items: OrderedDict[str, Neighbourhood] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, provider: RelationProvider, person_id: str) -> Neighbourhood:
+        with self._lock:
+            found = self._items.get(person_id)
+            if found is not None:
+                self._items.move_to_end(person_id)
+                return found
+        built = neighbourhood(provider, person_id)
+        with self._lock:
+            self._items[person_id] = built
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return built
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
 
 
 def people_directory(settings: Settings, bundle: KnowledgeBundle) -> PeopleDirectory:

@@ -42,7 +42,8 @@ def main() -> int:
         browser = playwright.chromium.launch(executable_path=args.chromium, headless=True,
                                              args=CHROMIUM_ARGS)
         for run in range(args.runs + 1):
-            context = browser.new_context(viewport={"width": 1280, "height": 800})
+            # bypass_csp: wait_for_function evaluates a string, which the page's CSP forbids
+            context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
             page = context.new_page()
             page.goto(target)
             page.wait_for_function("window.kbxTimings && window.kbxTimings.firstGraphPaint",

@@ -23,9 +23,10 @@ from core.errors import ExtractionError, LLMError
 from core.llm import ChatClient
 from core.settings import REPO_ROOT, Settings
 from core.text import normalize
-from ingest.chunking import chunk_corpus
+from ingest.chunking import Block, chunk_corpus
 from ingest.corpus import read_corpus
 from kb.answering.answer_models import AskResponse
+from kb.answering.quotes import check_quote
 from kb.knowledge.bundle import load_bundle
 
 REPORT = REPO_ROOT / "test-artifacts" / "llm"
@@ -46,9 +47,13 @@ def client_settings(model: LocalModel, **overrides: Any) -> Settings:
                     llm_timeout=300, llm_retries=1, **overrides)
 
 
+BLOCKS_BY_ID: dict[str, Block] = {}
+
+
 @pytest.fixture(scope="module")
 def blocks() -> dict[str, str]:
-    return {b.id: b.text for b in chunk_corpus(read_corpus(Settings().corpus), 600)}
+    BLOCKS_BY_ID.update({b.id: b for b in chunk_corpus(read_corpus(Settings().corpus), 600)})
+    return {b.id: b.text for b in BLOCKS_BY_ID.values()}
 
 
 class Meeting(BaseModel):
@@ -111,6 +116,33 @@ def test_kbx_ask_through_the_local_model_stays_well_formed(local_model: LocalMod
         "status": response.status, "reason": response.reason, "answer": response.answer[:400],
         "quotes": len(response.quotes), "located": sum(q.located for q in response.quotes),
         "invented": invented[:5]})
+
+
+class Quoted(BaseModel):
+    quote: str = Field(min_length=2)
+
+
+def test_quote_checks_reject_what_the_model_invents(local_model: LocalModel,
+                                                    blocks: dict[str, str]) -> None:
+    """The model is asked to copy one sentence of a block; the answer's quote check (the one
+    `/ask` runs) accepts it only when it is really in the block."""
+    chunk_id = "ch007_chunk_004"
+    prompt = (f"原文：\n{blocks[chunk_id]}\n\n从上面的原文中逐字摘录一句话（不改字），"
+              '只输出 JSON：{"quote": "..."}')
+    checks = []
+    with ChatClient(client_settings(local_model)) as client:
+        for _ in range(2):
+            try:
+                quote = client.complete_json([{"role": "user", "content": prompt}], Quoted,
+                                             temperature=0.7).value.quote
+            except ExtractionError as exc:
+                checks.append({"error": str(exc)[:200]})
+                continue
+            check = check_quote(quote, chunk_id, lambda c: BLOCKS_BY_ID.get(c))
+            really = normalize(quote) in normalize(blocks[chunk_id])
+            assert check.located == really
+            checks.append({"quote": quote[:120], "located": check.located})
+    record("quote_checks", checks)
 
 
 def test_kbx_extract_llm_chapter_9_validates_caches_and_keeps_only_verbatim_quotes(

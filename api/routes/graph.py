@@ -11,11 +11,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from api.deps import DirectoryDep, ProviderDep
+from api.deps import DirectoryDep, ProviderDep, ServicesDep
 from api.models import ErrorBody
 from api.routes.knowledge import find_person
 from kb.knowledge.directory import MAX_SUGGESTIONS, NameMatch
-from kb.knowledge.graph import EventStub, Neighbourhood, Subgraph, event_stubs, neighbourhood, subgraph
+from kb.knowledge.graph import EventStub, Neighbourhood, Subgraph, event_stubs, subgraph
 
 router = APIRouter(prefix="/kb", tags=["explorer"],
                    responses={404: {"model": ErrorBody}, 422: {"model": ErrorBody},
@@ -34,10 +34,10 @@ def suggest(q: Annotated[str, Query(min_length=1, max_length=50,
 
 
 @router.get("/graph/{person}")
-def graph(person: str, provider: ProviderDep) -> Neighbourhood:
+def graph(person: str, provider: ProviderDep, services: ServicesDep) -> Neighbourhood:
     """The person, every neighbour (most relations first), and the relations with their types
     and chapters (no sources: open a relation by id for those)."""
-    return neighbourhood(provider, find_person(provider, person).id)
+    return services.graphs.get(provider, find_person(provider, person).id)
 
 
 @router.get("/people/{person}/events")
