@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import Response
 from pydantic import BaseModel, Field
 
 from kb.knowledge.views import EventView, LoadReport, Neighbor, PersonView, StateView, Stats
@@ -78,10 +77,3 @@ class ReloadResult(BaseModel):
     status: Literal["reloaded"] = "reloaded"
     report: LoadReport
 
-
-def json_response(model: BaseModel, status_code: int = 200) -> Response:
-    """A model as JSON, serialized once by pydantic: for large views (a hub's journey or pair),
-    where FastAPI's own path (dump, validate again against the response model, dump) would cost
-    more than reading them."""
-    return Response(model.model_dump_json(), status_code=status_code,
-                    media_type="application/json")

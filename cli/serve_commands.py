@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import statistics
 import time
 from pathlib import Path
@@ -14,6 +15,8 @@ import typer
 from cli.common import console, err_console, handle_errors, print_json, settings
 
 if TYPE_CHECKING:  # the answering stack loads when a command needs it, not at `kbx` start
+    from fastapi import FastAPI
+
     from core.settings import Settings
     from kb.answering.answer_models import AskResponse
     from retrieval.questions import Question
@@ -100,17 +103,42 @@ def serve_command(
     port: Annotated[int, typer.Option("--port", min=0, max=65535)] = 8000,
     access_log: Annotated[bool, typer.Option("--access-log/--no-access-log",
                                              help="one JSON line per request")] = True,
+    workers: Annotated[int, typer.Option(
+        "--workers", min=1, max=32,
+        help="worker processes; they share the memory-mapped indexes and the graph store")] = 1,
 ) -> None:
     """Serve the HTTP API (uvicorn over the app factory; settings from the environment)."""
     import uvicorn
 
+    err_console.print(f"serving http://{host}:{port} (docs at /docs) with {workers} "
+                      f"worker{'s' if workers > 1 else ''}; Ctrl-C stops", highlight=False)
+    if workers == 1:
+        uvicorn.run(worker_app(access_log, settings()), host=host, port=port, log_config=None,
+                    access_log=False)
+        return
+    # each worker is a fresh interpreter that builds its app from the environment
+    os.environ[ACCESS_LOG_ENV] = "1" if access_log else "0"
+    os.environ["KBX_LOG_LEVEL"] = logging.getLevelName(logging.getLogger().level)
+    uvicorn.run("cli.serve_commands:worker_app", factory=True, workers=workers, host=host,
+                port=port, log_config=None, access_log=False)
+
+
+ACCESS_LOG_ENV = "KBX_ACCESS_LOG"
+
+
+def worker_app(access_log: bool | None = None, cfg: Settings | None = None) -> FastAPI:
+    """The app of one serving process: structured logs as `kbx` set them up, the access log on
+    unless `--no-access-log`, settings from the environment."""
     from api.app import create_app
     from api.middleware import log as access
+    from cli.common import configure_logging
 
+    if access_log is None:  # a worker started by uvicorn: what the parent said, by environment
+        configure_logging(os.environ.get("KBX_LOG_LEVEL", "WARNING"))
+        access_log = os.environ.get(ACCESS_LOG_ENV, "1") == "1"
     if access_log:
         access.setLevel(logging.INFO)
-    err_console.print(f"serving http://{host}:{port} (docs at /docs); Ctrl-C stops", highlight=False)
-    uvicorn.run(create_app(settings()), host=host, port=port, log_config=None, access_log=False)
+    return create_app(cfg if cfg is not None else settings())
 
 
 @handle_errors

@@ -174,7 +174,7 @@ class EmbeddedServer:
                         return
                 except redis.RedisError:
                     pass  # not listening yet, or replaying the append-only file (LOADING)
-                time.sleep(0.02)
+                time.sleep(0.005)  # a CLI command waits for this: poll often
         process.kill()
         process.wait()
         raise ProviderUnavailable(self._failure(port, "did not answer in time"))

@@ -63,6 +63,7 @@ from providers.falkordb_schema import (
     COUNT,
     EDGE_STEPS,
     INDEXES,
+    NAMES_KEY,
     NODE_STEPS,
     batches,
     expected_counts,
@@ -151,12 +152,17 @@ class FalkorDBProvider:
     # -- people and names
 
     def names(self) -> NameResolver:
-        """The name resolver of the loaded graph: read once (two queries), dropped by `load`."""
+        """The name resolver of the loaded graph: read once (one query), dropped by `load`."""
         resolver = self._resolver
         if resolver is None:
-            ids = [row[0] for row in self._read(q.PERSON_IDS)]
-            resolver = NameResolver((_entry(r) for r in self._read(q.ALL_NAMES)), ids)
-            if ids:  # an empty graph may be loaded by another process in a moment
+            rows = self._read(q.META, key=NAMES_KEY)
+            if rows and rows[0][0] is not None:
+                table = json.loads(rows[0][0])
+                resolver = NameResolver.from_rows(table["names"], table["ids"])
+            else:  # a graph loaded before the table was stored, or an empty one
+                ids = [row[0] for row in self._read(q.PERSON_IDS)]
+                resolver = NameResolver((_entry(r) for r in self._read(q.ALL_NAMES)), ids)
+            if resolver.ids:  # an empty graph may be loaded by another process in a moment
                 self._resolver = resolver
         return resolver
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 RESOLVE = ("MATCH (n:Name {key: $key})-[:NAMES]->(p:Person) "
            "RETURN n.key, n.written, n.person, n.person_name, n.primary, p.doc")
 ALL_NAMES = "MATCH (n:Name) RETURN n.key, n.written, n.person, n.person_name, n.primary"
+META = "MATCH (m:Meta {key: $key}) RETURN m.doc"
 PEOPLE = "MATCH (p:Person) RETURN p.doc"
 PERSON = "MATCH (p:Person {id: $id}) RETURN p.doc"
 PERSON_IDS = "MATCH (p:Person) RETURN p.id"

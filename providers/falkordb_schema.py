@@ -8,6 +8,9 @@ as a linked record) and `nsources`. Every name and alias is a `:Name {key}` node
 `(:Relation)-[:ENDPOINT {role}]->(:Person)`, `(:Relation)-[:EVIDENCE]->(:Event)`,
 `(:State)-[:OF]->(:Person)`, `(:Chapter)-[:HAS]->(:Event)`.
 
+The name resolver's table (every name and alias with its person, and every person id) is one
+`:Meta {key: "names"}` node, so a process resolves names after one read.
+
 Journeys are decided at load too (`kb.knowledge.journey_store`): each `:Person` holds `journey`
 (the skeleton `journey_of` built, as JSON), `digest` (its default view) and `stages` (each stage's
 event ids), so a journey is one property read.
@@ -30,7 +33,7 @@ from typing import Any
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.journey_store import build_journeys
 from kb.knowledge.models import Event, Record, Relation
-from kb.knowledge.names import name_entries
+from kb.knowledge.names import NameResolver, name_entries
 from kb.knowledge.pairs import build_pair
 from kb.knowledge.views import linked_record
 
@@ -45,6 +48,7 @@ INDEXES = (
     "CREATE INDEX FOR (n:Chapter) ON (n.id)",
     "CREATE INDEX FOR (n:Name) ON (n.key)",
     "CREATE INDEX FOR (n:Pair) ON (n.key)",
+    "CREATE INDEX FOR (n:Meta) ON (n.key)",
 )
 
 _NODE = ("UNWIND $rows AS r CREATE (:Rec:{label} {{id: r.id, kind: r.kind, doc: r.doc, "
@@ -57,7 +61,8 @@ _PERSON = ("UNWIND $rows AS r CREATE (:Rec:Person {id: r.id, kind: r.kind, doc: 
 NODE_STEPS: tuple[tuple[str, str], ...] = (("Person", _PERSON),) + tuple(
     (label, _NODE.format(label=label))
     for label in ("Event", "Relation", "State", "Chapter")) + (
-    ("Pair", "UNWIND $rows AS r CREATE (:Pair {key: r.key, view: r.view})"),)
+    ("Pair", "UNWIND $rows AS r CREATE (:Pair {key: r.key, view: r.view})"),
+    ("Meta", "UNWIND $rows AS r CREATE (:Meta {key: r.key, doc: r.doc})"),)
 """(rows key, statement) for the nodes; they are written before any edge."""
 
 EDGE_STEPS: tuple[tuple[str, str], ...] = (
@@ -78,6 +83,9 @@ EDGE_STEPS: tuple[tuple[str, str], ...] = (
             "CREATE (c)-[:HAS]->(e)"),
 )
 """(rows key, statement) for names and edges; Name rows make one node and one edge each."""
+
+NAMES_KEY = "names"
+"""The `:Meta` node holding the name resolver's table: one read builds it."""
 
 COUNT = "MATCH (n) WITH count(n) AS nodes OPTIONAL MATCH ()-[r]->() RETURN nodes, count(r)"
 
@@ -152,6 +160,9 @@ def graph_rows(bundle: KnowledgeBundle) -> dict[str, list[Row]]:
         row.update(journey=stored.journey.model_dump_json(), digest=stored.digest.model_dump_json(),
                    stages=json.dumps(stored.stage_events))
     rows["Pair"] = _pairs(bundle)
+    resolver = NameResolver.of_people(bundle.people)
+    rows["Meta"] = [{"key": NAMES_KEY, "doc": json.dumps(
+        {"ids": sorted(resolver.ids), "names": resolver.to_rows()}, ensure_ascii=False)}]
     for key, row in _edges(bundle):
         rows[key].append(row)
     return rows

@@ -125,6 +125,34 @@ def test_journey_in_stages(client: httpx.Client) -> None:
     assert chapters == sorted(chapters)
 
 
+def test_journey_default_view_pages_and_full(client: httpx.Client) -> None:
+    body = client.get("/kb/journey/林冲").json()
+    stages = body["stages"]
+    assert body["events"] == sum(len(s["events"]) + s["other_events"] for s in stages)
+    assert all("participants" not in e for s in stages for e in s["events"])
+    walked = []
+    for number, stage in enumerate(stages, start=1):
+        page = client.get("/kb/journey/lin_chong", params={"stage": number, "limit": 200}).json()
+        assert page["title"] == stage["title"]
+        assert page["total"] == len(stage["events"]) + stage["other_events"]
+        walked += [e["order"] for e in page["events"]]
+    assert walked == sorted(walked) and len(walked) == body["events"]
+    second = client.get("/kb/journey/林冲", params={"stage": 1, "offset": 1, "limit": 1}).json()
+    assert second["offset"] == 1 and len(second["events"]) <= 1
+    full = client.get("/kb/journey/林冲", params={"full": True}).json()
+    assert [s["title"] for s in full["stages"]] == [s["title"] for s in stages]
+    assert all("sources" in s for s in full["stages"])
+    error_of(client.get("/kb/journey/林冲", params={"stage": len(stages) + 1}), 404)
+    limit = error_of(client.get("/kb/journey/林冲", params={"stage": 1, "limit": 0}), 422)
+    assert limit["errors"][0]["field"] == "limit"  # type: ignore[index]
+
+
+def test_pair_by_name_is_pair_by_id(client: httpx.Client) -> None:
+    by_name = client.get("/kb/pair", params={"a": "林冲", "b": "花和尚"}).json()
+    by_id = client.get("/kb/pair", params={"a": "lin_chong", "b": "lu_zhishen"}).json()
+    assert by_name == by_id
+
+
 def test_path_between_two_people(client: httpx.Client) -> None:
     body = client.get("/kb/path", params={"a": "林冲", "b": "鲁智深", "max_hops": 2}).json()
     assert body["found"] is True

@@ -150,9 +150,13 @@ def test_broken_bundle_leaves_previous_graph(loaded: dict[str, Any], env: dict[s
 
 
 def test_bench_kb(loaded: dict[str, Any], env: dict[str, str | None]) -> None:
-    report = kbx(env, "bench", "kb", "--samples", "20")
+    report = kbx(env, "bench", "kb", "--samples", "20", "--runs", "2")
     assert [b["backend"] for b in report["backends"]] == ["falkordb", "memory"]
     for backend in report["backends"]:
-        for op in ("pair", "journey", "path"):
-            assert 0 < backend[op]["p50_ms"] <= backend[op]["p99_ms"]
+        assert len(backend["runs"]) == 2
+        for run in backend["runs"]:
+            for op in ("pair", "pair_by_name", "journey", "journey_hubs", "digest_hubs", "path"):
+                assert 0 < run[op]["p50_ms"] <= run[op]["p99_ms"]
+    assert len(report["hubs"]) == 10 and set(report["name_over_id_p50"]) == {"falkordb", "memory"}
+    assert report["falkordb_runs_meeting_targets"] in (0, 1, 2)
     assert kbx(env, "kb", "stats")["people"] == loaded["people"]  # the live graph untouched

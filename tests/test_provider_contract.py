@@ -60,6 +60,18 @@ class RelationProviderContract:
         assert "林冲" in caught.value.suggestions
         assert str(caught.value).startswith("unknown person '林聪'; closest: ")
 
+    @pytest.mark.parametrize("key", ["lin_chong", "林冲", "林沖", "豹子头", "林教頭"])
+    def test_person_id_from_id_name_or_alias(self, provider: RelationProvider, key: str) -> None:
+        assert provider.person_id(key) == "lin_chong"
+
+    def test_person_id_of_unknowns(self, provider: RelationProvider) -> None:
+        with pytest.raises(NotFound) as by_name:
+            provider.person_id("林聪")
+        assert "林冲" in by_name.value.suggestions
+        with pytest.raises(NotFound) as by_id:
+            provider.person_id("lin_chon")
+        assert by_id.value.suggestions[0] == "lin_chong"
+
     def test_cypher_looking_name_is_just_unknown(self, provider: RelationProvider) -> None:
         before = provider.stats()
         with pytest.raises(NotFound):
@@ -155,6 +167,26 @@ class RelationProviderContract:
         firsts = [s.chapters[0] for s in journey.stages]
         assert firsts == sorted(firsts)
         assert all(stage.sources for stage in journey.stages)
+
+    def test_stored_journey_is_the_rule(self, provider: RelationProvider) -> None:
+        assert provider.journey("lin_chong") == journey_of(provider, "lin_chong")
+        with pytest.raises(NotFound):
+            provider.journey("nobody")
+
+    def test_journey_digest_and_pages(self, provider: RelationProvider) -> None:
+        journey = provider.journey("lin_chong")
+        digest = provider.journey_digest("lin_chong")
+        assert [s.title for s in digest.stages] == [s.title for s in journey.stages]
+        assert digest.events == len(provider.events_of("lin_chong"))
+        paged = [e.id for number in range(1, len(digest.stages) + 1)
+                 for e in provider.stage_events("lin_chong", number, 0, 200).events]
+        assert paged == [e.id for e in provider.events_of("lin_chong")]
+        page = provider.stage_events("lin_chong", 1, 1, 1)
+        assert page.offset == 1 and page.limit == 1 and len(page.events) <= 1
+        with pytest.raises(NotFound):
+            provider.stage_events("lin_chong", len(digest.stages) + 1)
+        with pytest.raises(QueryRejected):
+            provider.stage_events("lin_chong", 1, 0, 0)
 
     # -- path and neighbors
 
@@ -290,15 +322,23 @@ def _all_answers(provider: RelationProvider, bundle: KnowledgeBundle) -> list[ob
     answers: list[object] = [provider.people(), provider.stats().model_copy(
         update={"backend": "", "graph": ""})]
     for a in ids:
-        answers += [journey_of(provider, a), provider.neighbors(a), provider.events_of(a),
-                    provider.states_of(a)]
+        answers += [journey_of(provider, a), provider.journey(a), provider.journey_digest(a),
+                    provider.neighbors(a), provider.events_of(a), provider.states_of(a)]
     sample = _sample(bundle)
     for a in sample:
         answers += [provider.pair(a, b) for b in sample if b != a]
         answers += [provider.path(a, b) for b in sample]
     answers += [provider.record(r.id) for r in bundle.records()]
     answers += [_resolved(provider, name) for p in bundle.people for name in p.all_names]
+    answers += [_person_id(provider, key) for p in bundle.people for key in (p.id, *p.all_names)]
     return answers
+
+
+def _person_id(provider: RelationProvider, key: str) -> object:
+    try:
+        return provider.person_id(key)
+    except NotFound as exc:
+        return ("not found", str(exc), exc.suggestions)
 
 
 @pytest.mark.falkordb

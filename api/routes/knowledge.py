@@ -10,7 +10,8 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response
 
 from api.deps import ProviderDep
-from api.models import ErrorBody, PersonDetail, json_response
+from api.models import ErrorBody, PersonDetail
+from api.responses import json_response
 from kb.knowledge.journey_store import MAX_PAGE_LIMIT, PAGE_LIMIT, JourneyDigest, StageEvents
 from kb.knowledge.models import Person
 from kb.knowledge.protocol import MAX_HOPS, RelationProvider

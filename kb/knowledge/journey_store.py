@@ -7,8 +7,9 @@ Beside it are kept:
 
 - the default view (`JourneyDigest`): the rule's stages with the events it lists (at most
   `KEY_EVENTS`: a rule that lists more is cut to turning points, then events whose title names
-  the person, then the earliest), every other event of the stage counted, and no stage-level
-  quote list (each event carries its own sources), so that a hub character's journey stays small;
+  the person, then the earliest), each without its participant list (`KeyEvent`), every other
+  event of the stage counted, and no stage-level quote list (each event carries its own
+  sources), so that the journey of a hub character stays small;
 - each stage's event ids in book order (`stage_events`), every event of the person exactly once,
   for paging through a stage (`StageEvents`); see `stage_members`.
 
@@ -35,6 +36,7 @@ from kb.knowledge.views import (
     Journey,
     JourneyStage,
     PersonView,
+    SourceView,
     StateView,
     Timeline,
     state_key,
@@ -49,11 +51,25 @@ PAGE_LIMIT = 20
 MAX_PAGE_LIMIT = 200
 
 
+class KeyEvent(BaseModel):
+    """An event of the default view: everything but its participant list (hub events name a
+    dozen people; a page of the stage, or the whole skeleton, lists them)."""
+
+    id: str
+    title: str
+    chapter: int
+    order: int
+    place: str | None
+    summary: str
+    turning_point: bool
+    sources: list[SourceView]
+
+
 class StageDigest(BaseModel):
     title: str
     place: str | None = None
     chapters: list[int] = Field(description="chapters of all the stage's events and states")
-    events: list[EventView] = Field(description="its key events, in book order")
+    events: list[KeyEvent] = Field(description="its key events, in book order")
     other_events: int = Field(description="events of the stage not listed here (see `stage`)")
     states: list[StateView]
 
@@ -180,9 +196,10 @@ def digest_of(journey: Journey, person: Person, stage_sizes: Sequence[int], even
     stages = []
     for stage, size in zip(journey.stages, stage_sizes, strict=True):
         shown = key_events(stage.events, person)
-        stages.append(StageDigest(title=stage.title, place=stage.place, chapters=stage.chapters,
-                                  events=shown, other_events=size - len(shown),
-                                  states=stage.states))
+        stages.append(StageDigest(
+            title=stage.title, place=stage.place, chapters=stage.chapters,
+            events=[KeyEvent.model_validate(e, from_attributes=True) for e in shown],
+            other_events=size - len(shown), states=stage.states))
     return JourneyDigest(person=journey.person, events=events, stages=stages)
 
 

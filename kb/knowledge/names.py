@@ -72,16 +72,23 @@ class NameResolver:
         self._by_key: dict[str, list[NameEntry]] = {}
         for entry in entries:
             self._by_key.setdefault(entry.key, []).append(entry)
-        self._shown: dict[str, NameEntry] = {}
-        """one entry per key to show as a suggestion: a person's own name first"""
-        for entry in sorted((e for group in self._by_key.values() for e in group),
-                            key=lambda e: (not e.primary, e.person_id, e.key)):
-            self._shown.setdefault(entry.key, entry)
-        self._by_char: dict[str, set[str]] = {}
-        for key in self._shown:
-            for ch in key:
-                self._by_char.setdefault(ch, set()).add(key)
+        self._index: tuple[dict[str, NameEntry], dict[str, set[str]]] | None = None
         self._sorted_ids: list[str] | None = None
+
+    def _suggestion_index(self) -> tuple[dict[str, NameEntry], dict[str, set[str]]]:
+        """One entry per key to show (a person's own name first) and the keys by character;
+        made on the first miss (a lookup never needs them)."""
+        if self._index is None:
+            shown: dict[str, NameEntry] = {}
+            for entry in sorted((e for group in self._by_key.values() for e in group),
+                                key=lambda e: (not e.primary, e.person_id, e.key)):
+                shown.setdefault(entry.key, entry)
+            by_char: dict[str, set[str]] = {}
+            for key in shown:
+                for ch in key:
+                    by_char.setdefault(ch, set()).add(key)
+            self._index = (shown, by_char)
+        return self._index
 
     @classmethod
     def of_people(cls, people: Iterable[Person]) -> NameResolver:
@@ -95,6 +102,20 @@ class NameResolver:
     @property
     def entries(self) -> list[NameEntry]:
         return [entry for group in self._by_key.values() for entry in group]
+
+    @property
+    def ids(self) -> frozenset[str]:
+        return self._ids
+
+    def to_rows(self) -> list[list[object]]:
+        """The table as rows (key, written, person id, person name, primary): how a store
+        keeps it; `from_rows` reads it back."""
+        return [[e.key, e.written, e.person_id, e.person_name, e.primary] for e in self.entries]
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[Sequence[object]], ids: Iterable[str]) -> NameResolver:
+        return cls((NameEntry(str(k), str(w), str(p), str(n), bool(primary))
+                    for k, w, p, n, primary in rows), ids)
 
     def by_name(self, name: str) -> str:
         """The id of the person a name or alias denotes (either script); NotFound suggests."""
@@ -119,14 +140,15 @@ class NameResolver:
         key = normalize(name)
         if not key:  # an empty or punctuation-only name is close to nothing
             return []
-        sharing = sorted({k for ch in set(key) for k in self._by_char.get(ch, ())})
+        shown, by_char = self._suggestion_index()
+        sharing = sorted({k for ch in set(key) for k in by_char.get(ch, ())})
         containing = sorted((k for k in sharing if k in key or key in k),
                             key=lambda k: (abs(len(k) - len(key)), k))
         close = difflib.get_close_matches(key, sharing, n=MAX_SUGGESTIONS,
                                           cutoff=SIMILARITY_CUTOFF)
         labels: list[str] = []
         for k in [*containing, *close]:
-            label = _label(self._shown[k])
+            label = _label(shown[k])
             if label not in labels:
                 labels.append(label)
         return labels[:MAX_SUGGESTIONS]
