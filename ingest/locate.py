@@ -11,7 +11,7 @@ from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from core.text import normalize
+from core.text import normalize, normalize_with_offsets
 from ingest.chunking import Block
 from ingest.folds import ChapterFolds, Fold, fold_chapter
 
