@@ -145,6 +145,7 @@ class _Ctx:
     people: PeopleIndex
     df: Callable[[str], int]
     n_docs: int
+    _rendered: dict[str, str] = field(default_factory=dict)
 
     @property
     def plan(self) -> Plan:
@@ -163,8 +164,12 @@ class _Ctx:
                                 self.n_docs, self.g.profile.wordings)
 
     def render(self, record: Record) -> str:
-        return render(record, {pid: p.name for pid, p in self.people.people.items()
-                               if pid in participants(record)})
+        """The record as one line of text (as the knowledge index renders it), memoized."""
+        text = self._rendered.get(record.id)
+        if text is None:
+            text = render(record, {pid: self.name(pid) for pid in participants(record)})
+            self._rendered[record.id] = text
+        return text
 
 
 # --- the entry point ---------------------------------------------------------------------------
@@ -285,6 +290,8 @@ def _about(packed: Sequence[str], block_of: BlockOf, names: Sequence[str]) -> li
 
 
 def compose_fact(ctx: _Ctx) -> Draft:
+    """A question that wants one fact, or an account: the record and the sentences that hold the
+    most of the question, checked for the asked thing (`refusals`), the answer first."""
     plan = ctx.plan
     weights = ctx.weights()
     about = _about(ctx.g.packed, ctx.block_of, ctx.all_names)
