@@ -26,7 +26,7 @@ from kb.answering.answer_models import StageNote
 from kb.answering.coverage import _forms, best_sentences, coverage, question_weights
 from kb.answering.evidence import Gathered
 from kb.answering.planner import PeopleIndex, Plan
-from kb.answering.quotes import sentence_pairs, sentences
+from kb.answering.quotes import normalized_block, sentence_pairs, sentences
 from kb.answering.record_search import participants, render
 from kb.answering.refusals import (
     MIN_COVERAGE,
@@ -271,9 +271,8 @@ def _best_record(ctx: _Ctx, weights: dict[str, float], records: Sequence[Record]
         return None
     forms = {t: _forms(t, ctx.g.profile.wordings) for t in weights}
     best: tuple[float, Record] | None = None
-    for record in records:
-        text = to_simplified(ctx.render(record))
-        score = coverage(text, weights, forms)
+    for record in records:  # records are written in simplified script: no conversion
+        score = coverage(ctx.render(record), weights, forms)
         if best is None or score > best[0]:
             best = (score, record)
     return best
@@ -286,7 +285,8 @@ def _about(packed: Sequence[str], block_of: BlockOf, names: Sequence[str]) -> li
     if not names:
         return list(packed)
     keys = [k for k in {normalize(n) for n in names} if len(k) >= 2]
-    return [c for c in packed if (b := block_of(c)) and any(k in normalize(b.text) for k in keys)]
+    return [c for c in packed
+            if (b := block_of(c)) and any(k in normalized_block(b.text) for k in keys)]
 
 
 def compose_fact(ctx: _Ctx) -> Draft:
@@ -381,7 +381,7 @@ def _supporting(ctx: _Ctx, records: Sequence[Record], weights: dict[str, float],
     if not weights:
         return []
     forms = {t: _forms(t, ctx.g.profile.wordings) for t in weights}
-    scored = [(coverage(to_simplified(ctx.render(r)), weights, forms), i, r)
+    scored = [(coverage(ctx.render(r), weights, forms), i, r)
               for i, r in enumerate(records) if r.id not in shown]
     scored = [s for s in scored if s[0] >= MIN_RECORD_COVERAGE]
     scored.sort(key=lambda s: (-s[0], s[1]))

@@ -15,14 +15,15 @@ SENTENCE = re.compile(r"[^。！？\n]+[。！？]?[」』”]?")
 
 
 @lru_cache(maxsize=4096)
-def _normalized_block(text: str) -> str:
+def normalized_block(text: str) -> str:
+    """A block's text normalized once (blocks are few and asked about again and again)."""
     return normalize(text)
 
 
 def check_quote(text: str, chunk_id: str, block_of: Callable[[str], Block | None]) -> QuoteCheck:
     block = block_of(chunk_id)
     needle = normalize(text)
-    located = bool(block is not None and needle and needle in _normalized_block(block.text))
+    located = bool(block is not None and needle and needle in normalized_block(block.text))
     return QuoteCheck(text=text, chunk_id=chunk_id, located=located)
 
 
