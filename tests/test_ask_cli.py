@@ -94,3 +94,29 @@ def test_bench_ask_reports_latency_percentiles(api_data_dir: Path, api_falkordb:
     assert (report["questions"], report["runs"], report["mode"]) == (2, 4, "offline")
     assert 0 < report["p50_ms"] <= report["p90_ms"] <= report["p99_ms"] <= report["max_ms"]
     assert report["quotes_located"] == report["quotes"] > 0
+
+
+def test_eval_answers_reports_expected_strings_and_refusals(api_data_dir: Path, api_falkordb: str,
+                                                             tmp_path: Path) -> None:
+    questions = tmp_path / "answers.jsonl"
+    lines = [
+        {"id": "a1", "question": "鲁智深和林冲是怎么认识的？", "kind": "pair", "answerable": True,
+         "expect": [["结义", "結義"], ["智深"]], "core": ["林沖大喜，就當結義智深為兄"],
+         "chapters": [7]},
+        {"id": "a2", "question": "林冲买那口宝刀花了多少钱？", "kind": "fact", "answerable": True,
+         "expect": [["一千贯", "一千貫"]], "core": ["只是一千貫，我便買了"], "chapters": [7]},
+        {"id": "u1", "question": "鲁智深最喜欢吃什么水果？", "kind": "unanswerable",
+         "answerable": False},
+    ]
+    questions.write_text("\n".join(json.dumps(q, ensure_ascii=False) for q in lines) + "\n",
+                         encoding="utf-8")
+    env = cli_env(api_data_dir, api_falkordb)
+    result = runner.invoke(app, ["eval", "--answers", "--questions", str(questions), "--json"],
+                           env=env)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert (report["answerable"], report["unanswerable"]) == (2, 1)
+    assert report["states_answer"] == 2 and report["unanswerable_refused"] == 1
+    assert report["quotes_located"] == report["quotes"] > 0
+    rows = {r["id"]: r for r in report["per_question"]}
+    assert rows["u1"]["status"] == "insufficient" and "水果" in rows["u1"]["reason"]
