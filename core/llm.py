@@ -221,7 +221,7 @@ class ChatClient:
         try:
             extra: dict[str, Any] = {} if self.max_tokens is None else {"max_tokens": self.max_tokens}
             raw = client.chat.completions.with_raw_response.create(
-                model=self.model, messages=cast(list[ChatCompletionMessageParam], messages),
+                model=self.model, messages=cast("list[ChatCompletionMessageParam]", messages),
                 temperature=temperature, response_format=JSON_OBJECT, **extra)
         except openai.APITimeoutError as exc:
             raise LLMError(f"chat endpoint failed after {attempts}: timeout after "
