@@ -45,4 +45,4 @@ def test_eval_strategies_follow_the_retriever() -> None:
     from cli.evaluate import EVAL_STRATEGIES
     from retrieval.retriever import STRATEGIES
 
-    assert EVAL_STRATEGIES == (*STRATEGIES, "kb")
+    assert (*STRATEGIES, "kb") == EVAL_STRATEGIES
