@@ -50,13 +50,14 @@ def kb_errors(func: Callable[P, R]) -> Callable[P, R]:
 @contextlib.contextmanager
 def session(provider: str | None, bundle: Path | None = None) -> Iterator[RelationProvider]:
     """An open provider; a memory provider gets the bundle loaded first. Always closed."""
-    from kb.knowledge.loading import load_active_bundle
     from providers.factory import open_provider
 
     cfg = settings(provider=provider)
     store = open_provider(cfg)
     try:
         if cfg.provider == "memory":
+            from kb.knowledge.loading import load_active_bundle
+
             store.load(load_active_bundle(cfg, directory=bundle))
         yield store
     finally:

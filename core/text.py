@@ -42,10 +42,13 @@ def to_simplified(text: str) -> str:
     converted: str = _converter().convert(text)
     if len(converted) != len(text):  # keep offsets aligned if a phrase rule ever changes length
         converted = "".join(_converter().convert(ch) or ch for ch in text)
-    return converted.translate(_VARIANT_TABLE)
+    for variant, folded in _VARIANT_ITEMS:  # a scan per variant beats translate's per-char
+        if variant in converted:               # table lookups on long texts
+            converted = converted.replace(variant, folded)
+    return converted
 
 
-_VARIANT_TABLE = str.maketrans(VARIANTS)
+_VARIANT_ITEMS = tuple(VARIANTS.items())
 
 
 def is_cjk(ch: str) -> bool:

@@ -88,8 +88,9 @@ class ChapterFolds:
         offsets = np.load(directory / OFFSETS_FILE, mmap_mode="r")
         folds: dict[int, Fold] = {}
         position = 0
-        for line in (directory / TEXTS_FILE).read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
+        with (directory / TEXTS_FILE).open(encoding="utf-8") as lines:
+            rows = [json.loads(line) for line in lines]
+        for row in rows:
             text = row["text"]
             folds[int(row["number"])] = Fold(text, offsets[position:position + len(text)])
             position += len(text)

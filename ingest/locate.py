@@ -10,10 +10,13 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from core.text import normalize, normalize_with_offsets
 from ingest.chunking import Block
-from ingest.folds import ChapterFolds, Fold, fold_chapter
+
+if TYPE_CHECKING:  # numpy loads when a chapter is folded, not with every bundle reader
+    from ingest.folds import ChapterFolds, Fold
 
 
 class QuoteError(ValueError):
@@ -89,6 +92,8 @@ class QuoteLocator:
                 raise QuoteError(f"the blocks of chapter {chapter} do not tile its text "
                                  f"(gap or overlap at {block.id})")
             position = block.end
+        from ingest.folds import fold_chapter
+
         fold = self._folds.get(chapter) if self._folds is not None else None
         if fold is None or (len(fold.offsets) and int(fold.offsets[-1]) >= position):
             fold = fold_chapter("".join(b.text for b in blocks))

@@ -47,11 +47,12 @@ def read_blocks(directory: Path) -> tuple[dict[int, Chapter], list[Block]]:
         raise ConfigError(f"{directory}: store format {manifest.get('format')} is not "
                           f"{FORMAT_VERSION}; run `kbx ingest` again")
     chapters = {}
-    for line in (directory / "chapters.jsonl").read_text(encoding="utf-8").splitlines():
-        row = json.loads(line)
-        chapters[row["number"]] = Chapter(row["number"], row["title"], row["text"])
-    blocks = [Block.model_validate_json(line) for line in
-              (directory / "blocks.jsonl").read_text(encoding="utf-8").splitlines()]
+    with (directory / "chapters.jsonl").open(encoding="utf-8") as lines:  # a line at a time:
+        for line in lines:  # the whole file as one string would stay in the process's heap
+            row = json.loads(line)
+            chapters[row["number"]] = Chapter(row["number"], row["title"], row["text"])
+    with (directory / "blocks.jsonl").open(encoding="utf-8") as lines:
+        blocks = [Block.model_validate_json(line) for line in lines if line.strip()]
     return chapters, blocks
 
 

@@ -247,12 +247,15 @@ class FalkorDBProvider:
         return Journey.model_validate_json(rows[0][0])
 
     def journey_digest(self, person_id: str) -> JourneyDigest:
+        return JourneyDigest.model_validate_json(self.journey_digest_json(person_id))
+
+    def journey_digest_json(self, person_id: str) -> str:
         rows = self._read(q.JOURNEY_DIGEST, id=person_id)
         if not rows:
             raise self._unknown_person_id(person_id)
-        if rows[0][0] is None:
-            return self._stored(person_id).digest
-        return JourneyDigest.model_validate_json(rows[0][0])
+        if rows[0][0] is None:  # a graph loaded before journeys were stored
+            return self._stored(person_id).digest.model_dump_json()
+        return str(rows[0][0])
 
     def stage_events(self, person_id: str, stage: int, offset: int = 0,
                      limit: int = PAGE_LIMIT) -> StageEvents:

@@ -198,6 +198,9 @@ class MemoryProvider:
     def journey_digest(self, person_id: str) -> JourneyDigest:
         return JourneyDigest.model_validate_json(self._stored(person_id).digest)
 
+    def journey_digest_json(self, person_id: str) -> str:
+        return self._stored(person_id).digest
+
     def stage_events(self, person_id: str, stage: int, offset: int = 0,
                      limit: int = PAGE_LIMIT) -> StageEvents:
         stored = self._stored(person_id)

@@ -111,9 +111,14 @@ class BM25Index:
     @classmethod
     def from_postings(cls, codes: IntArray, docs: IntArray, n_docs: int,
                       k1: float = K1, b: float = B) -> BM25Index:
-        """Build from one (term code, document) pair per term occurrence."""
-        order = np.lexsort((docs, codes))
-        codes, docs = codes[order], docs[order]
+        """Build from one (term code, document) pair per term occurrence (one global sort: the
+        corpus indexes use the batched `retrieval.index_build.build_channel`)."""
+        if n_docs < 1 << 15:  # codes use at most 48 bits: one key, sorted by value, is fastest
+            key = np.sort((codes.astype(np.int64) << 15) | docs)
+            codes, docs = key >> 15, key & ((1 << 15) - 1)
+        else:
+            order = np.lexsort((docs, codes))
+            codes, docs = codes[order], docs[order]
         new_pair = np.ones(len(codes), dtype=bool)
         new_pair[1:] = (codes[1:] != codes[:-1]) | (docs[1:] != docs[:-1])
         starts = np.flatnonzero(new_pair)

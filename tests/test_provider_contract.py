@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from core.errors import BundleError, NotFound, QueryRejected
 from kb.knowledge.bundle import KnowledgeBundle, bundle_from_records
 from kb.knowledge.journey import MAX_STAGES, journey_of
+from kb.knowledge.journey_store import JourneyDigest
 from kb.knowledge.models import Event, Participant, Person, Relation, SourceRef
 from kb.knowledge.protocol import RelationProvider
 from providers.falkordb_provider import FalkorDBProvider
@@ -176,6 +177,7 @@ class RelationProviderContract:
     def test_journey_digest_and_pages(self, provider: RelationProvider) -> None:
         journey = provider.journey("lin_chong")
         digest = provider.journey_digest("lin_chong")
+        assert JourneyDigest.model_validate_json(provider.journey_digest_json("lin_chong")) == digest
         assert [s.title for s in digest.stages] == [s.title for s in journey.stages]
         assert digest.events == len(provider.events_of("lin_chong"))
         paged = [e.id for number in range(1, len(digest.stages) + 1)

@@ -43,10 +43,10 @@ def person(person: str, provider: ProviderDep) -> PersonDetail:
                         states=[StateView.of(s) for s in provider.states_of(found.id)])
 
 
-@router.get("/pair")
-def pair(a: PersonQuery, b: PersonQuery, provider: ProviderDep) -> Pair:
+@router.get("/pair", response_model=Pair)
+def pair(a: PersonQuery, b: PersonQuery, provider: ProviderDep) -> Response:
     """Relations both ways and shared events, with their sources."""
-    return provider.pair(provider.person_id(a), provider.person_id(b))
+    return json_response(provider.pair(provider.person_id(a), provider.person_id(b)))
 
 
 @router.get("/records/{record_id}")
@@ -71,14 +71,11 @@ def journey(person: str, provider: ProviderDep,
     and states, the other events counted; `stage` pages through one stage's events (`offset`,
     `limit`); `full` gives the whole skeleton with each stage's source quotes."""
     person_id = provider.person_id(person)
-    view: JourneyView
     if stage is not None:
-        view = provider.stage_events(person_id, stage, offset, limit)
-    elif full:
-        view = provider.journey(person_id)
-    else:
-        view = provider.journey_digest(person_id)
-    return json_response(view)
+        return json_response(provider.stage_events(person_id, stage, offset, limit))
+    if full:
+        return json_response(provider.journey(person_id))
+    return Response(provider.journey_digest_json(person_id), media_type="application/json")
 
 
 @router.get("/path")

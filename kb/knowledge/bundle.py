@@ -14,13 +14,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from core.errors import BundleError
 from ingest.chunking import Block
-from ingest.folds import ChapterFolds
 from ingest.locate import QuoteError, QuoteLocator
 from kb.knowledge.checks import Entry, Problems, check_structure
 from kb.knowledge.models import (
@@ -36,6 +35,9 @@ from kb.knowledge.models import (
 )
 from kb.knowledge.profile import CorpusProfile, read_profile, write_profile
 from kb.knowledge.shards import has_shards, shard_entries
+
+if TYPE_CHECKING:  # numpy (under the folds) loads only when quotes are placed
+    from ingest.folds import ChapterFolds
 
 BUNDLE_FILES: dict[str, type[BaseModel]] = {
     "people.jsonl": Person,

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.errors import BundleError
 from core.settings import Settings
 from ingest.chunking import Block, chunk_corpus
 from ingest.corpus import read_corpus
-from ingest.folds import ChapterFolds
 from kb.knowledge.bundle import KnowledgeBundle, load_bundle
 from kb.knowledge.bundle_cache import BundleCache, key_for_blocks, key_for_corpus
+
+if TYPE_CHECKING:
+    from ingest.folds import ChapterFolds
 
 
 def bundle_cache(settings: Settings) -> BundleCache:

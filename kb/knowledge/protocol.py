@@ -77,6 +77,11 @@ class RelationProvider(Protocol):
         load (`kb.knowledge.journey_store`): one read."""
         ...
 
+    def journey_digest_json(self, person_id: str) -> str:
+        """The same view as the JSON stored at load, for sending as it is (the API's
+        `GET /kb/journey/{person}`: no parse, no second serialization)."""
+        ...
+
     def stage_events(self, person_id: str, stage: int, offset: int = 0,
                      limit: int = PAGE_LIMIT) -> StageEvents:
         """A page of the events of one stage (1-based) of the person's journey, in book order."""
