@@ -9,38 +9,37 @@ service load. `kbx extract report` measures the offline extractor and writes not
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
-from cli.common import chapters_option, console, handle_errors, load_corpus_for, print_json, settings
-from core.llm import ChatClient, Pricing
-from core.settings import Settings
-from extract.cache import ReplyCache
-from extract.gate import Gate, decide
-from extract.llm_extractor import LLMExtractor
-from extract.offline import OfflineExtractor
-from extract.pipeline import (
-    ChapterExtractor,
-    Inputs,
-    Paths,
-    RunSummary,
-    load_inputs,
-    measure_offline,
-    run,
+from cli.common import (
+    chapters_option,
+    console,
+    handle_errors,
+    load_corpus_for,
+    print_json,
+    rich_console,
+    settings,
 )
-from extract.report import QualityReport, Score
-from kb.knowledge.profile import read_profile
+
+if TYPE_CHECKING:  # the extractors (and the OpenAI client) load only when `kbx extract` runs
+    from core.llm import ChatClient
+    from core.settings import Settings
+    from extract.gate import Gate
+    from extract.pipeline import ChapterExtractor, Inputs, RunSummary
+    from extract.report import QualityReport, Score
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
 
 extract_app = typer.Typer(help="Extract knowledge for the whole book (offline cues or an LLM).",
-                          invoke_without_command=True, no_args_is_help=False)
+                          invoke_without_command=True, no_args_is_help=False,
+                          rich_markup_mode=None)
 
 
 def _inputs(cfg: Settings) -> Inputs:
+    from extract.pipeline import load_inputs
+
     return load_inputs(cfg, load_corpus_for(cfg).blocks)
 
 
@@ -65,6 +64,13 @@ def extract(ctx: typer.Context,
     measure it and write the merged bundle (curated + the kinds that pass the gate)."""
     if ctx.invoked_subcommand is not None:
         return
+    from core.llm import ChatClient, Pricing
+    from extract.cache import ReplyCache
+    from extract.llm_extractor import LLMExtractor
+    from extract.offline import OfflineExtractor
+    from extract.pipeline import Paths
+    from kb.knowledge.profile import read_profile
+
     cfg = settings()
     inputs = _inputs(cfg)
     client: ChatClient | None = None
@@ -88,9 +94,20 @@ def extract(ctx: typer.Context,
 
 def _run_with_progress(cfg: Settings, inputs: Inputs, extractor: ChapterExtractor,
                        chapters: set[int] | None, gated: bool) -> RunSummary:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    from extract.pipeline import run
+
     unit = "chapters" if extractor.method == "offline" else "blocks"
     with Progress(TextColumn(f"extracting {unit} ({extractor.method})"), BarColumn(),
-                  MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True) as bar:
+                  MofNCompleteColumn(), TimeElapsedColumn(), console=rich_console(),
+                  transient=True) as bar:
         task = bar.add_task("extract", total=None)
         return run(cfg, inputs, extractor, chapters,
                    progress=lambda done, total: bar.update(task, completed=done, total=total),
@@ -98,6 +115,8 @@ def _run_with_progress(cfg: Settings, inputs: Inputs, extractor: ChapterExtracto
 
 
 def _print_summary(summary: RunSummary, client: ChatClient | None) -> None:
+    from rich.table import Table
+
     table = Table(title=f"{summary.method} extraction of {len(summary.chapters)} chapters")
     for col in ("bundle", "people", "events", "relations", "states", "chapters"):
         table.add_column(col, justify="right")
@@ -124,6 +143,8 @@ def _print_summary(summary: RunSummary, client: ChatClient | None) -> None:
 
 
 def _print_gate(gate: Gate) -> None:
+    from rich.table import Table
+
     chapters = _span(gate.chapters)
     table = Table(title=f"precision gate: ≥ {gate.threshold} over ≥ {gate.min_found} records, "
                         f"{gate.method} records of chapters {chapters}")
@@ -154,6 +175,9 @@ def report(chapters: Annotated[str | None, typer.Option(
     """Precision and recall of the offline extractor against the curated records (people,
     relations by pair, by pair + type and per type, events, states), per chapter and overall,
     and what the precision gate would admit. Writes nothing."""
+    from extract.gate import decide
+    from extract.pipeline import measure_offline
+
     cfg = settings()
     inputs = _inputs(cfg)
     wanted = chapters_option(chapters)
@@ -174,6 +198,8 @@ def _pr(score: Score) -> str:
 
 
 def _print_report(result: QualityReport) -> None:
+    from rich.table import Table
+
     chapters = _span(result.chapters)
     table = Table(title=f"per chapter: precision / recall (offline extractor vs curated, "
                         f"chapters {chapters})")

@@ -94,8 +94,8 @@ class Inputs:
     curated: KnowledgeBundle
     roster: Roster
     texts: ChapterTexts
-    bundle_dir: Path | None = None
-    """where the curated bundle was read (its fingerprint goes into gate.json)"""
+    fingerprint: str = ""
+    """of the curated bundle's files, taken before they were read (it goes into gate.json)"""
 
     def by_chapter(self, chapters: Iterable[int] | None = None) -> dict[int, list[Block]]:
         wanted = None if chapters is None else set(chapters)
@@ -112,9 +112,10 @@ def curated_chapters(curated: KnowledgeBundle) -> set[int]:
 
 
 def load_inputs(settings: Settings, blocks: Sequence[Block]) -> Inputs:
+    fingerprint = bundle_fingerprint(settings.bundle)
     curated = load_bundle(settings.bundle, blocks)
     roster = Roster.build(read_lexicon(settings.bundle / LEXICON_FILE), read_tables(settings.bundle))
-    return Inputs(list(blocks), curated, roster, ChapterTexts(blocks), settings.bundle)
+    return Inputs(list(blocks), curated, roster, ChapterTexts(blocks), fingerprint)
 
 
 @dataclass
@@ -166,8 +167,7 @@ def rebuild(paths: Paths, inputs: Inputs, summary: RunSummary,
     mark = time.perf_counter()
     resolved = resolve_ids(extracted, id_map(inputs.curated.people, extracted.people))
     report = measure(resolved, inputs.curated, covered(parts, inputs.curated), _method(parts))
-    fingerprint = bundle_fingerprint(inputs.bundle_dir) if inputs.bundle_dir else ""
-    gate = decide(report, fingerprint, enabled=gated)
+    gate = decide(report, inputs.fingerprint, enabled=gated)
     summary.seconds["measure"] = time.perf_counter() - mark
     mark = time.perf_counter()
     merged, gate.added = merge_with_curated(inputs.curated, resolved, inputs, gate)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from core.settings import DEFAULT_BUNDLE, DEFAULT_CORPUS
+from core.settings import DEFAULT_BUNDLE, DEFAULT_CORPUS, bundle_fingerprint
 from extract.corpus_tables import read_tables
 from extract.names import Roster, read_lexicon
 from extract.pipeline import LEXICON_FILE, Inputs
@@ -33,4 +33,5 @@ def fresh_inputs() -> Inputs:
     curated bundle for measuring and merging."""
     blocks = list(book_blocks())
     roster = Roster.build(read_lexicon(DEFAULT_BUNDLE / LEXICON_FILE), read_tables(DEFAULT_BUNDLE))
-    return Inputs(blocks, curated_bundle(), roster, ChapterTexts(blocks), DEFAULT_BUNDLE)
+    return Inputs(blocks, curated_bundle(), roster, ChapterTexts(blocks),
+                  bundle_fingerprint(DEFAULT_BUNDLE))
