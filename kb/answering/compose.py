@@ -51,7 +51,7 @@ from retrieval.analyzers import FUNCTION_CHARS
 BlockOf = Callable[[str], Block | None]
 MAX_QUOTE_CHARS = 80
 """Longer sentences (rosters, verses) are not offered as quotes beside records."""
-SUPPORT_RECORDS = 2
+SUPPORT_RECORDS = 3
 SUPPORT_SENTENCES = 3
 MIN_RECORD_COVERAGE = 0.3
 """A record leads the answer only when it holds this share of the question's content weight."""
@@ -239,6 +239,8 @@ def _candidates(ctx: _Ctx) -> list[Record]:
             continue
         if isinstance(record, Event) and record.origin == "extracted":
             continue
+        if isinstance(record, State) and record.kind == "place" and ctx.plan.asks != "where":
+            continue  # a stay somewhere holds the place's name, not what happened there
         if ctx.plan.detail.passive and not _acted_on(record, about):
             continue  # 甲被谁活捉: the captures 甲 made do not answer
         seen.add(record.id)
