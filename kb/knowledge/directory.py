@@ -2,8 +2,9 @@
 
 The explorer's search box and the MCP tool `find_person` ask this, one keystroke at a time, so it
 is an in-memory index built once per bundle (a few hundred people, a few thousand name forms)
-rather than a store query. Matching is on `normalize`d keys, so 林沖 finds 林冲 and 豹子頭 finds
-豹子头; a person appears once, under the best of their matching forms.
+rather than a store query. Matching is on `normalize`d keys, so a name typed in traditional script
+finds the simplified one and the reverse; a person appears once, under the best of their matching
+forms.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from kb.knowledge.models import Person
 MatchKind = Literal["name", "alias", "star"]
 MAX_SUGGESTIONS = 50
 SIMILARITY_CUTOFF = 0.6
-"""difflib ratio for a typo's suggestions (林仲 → 林冲 is 0.5, 林冲冲 → 林冲 0.8)."""
+"""difflib ratio for a typo's suggestions (one wrong character of two is 0.5, one extra of two 0.8)."""
 
 
 class NameMatch(BaseModel):
@@ -54,7 +55,8 @@ class PeopleDirectory:
     """Every name form of every person, ranked for prefix-first suggestions.
 
     `stars` maps person ids to star names (天雄星); `weights` (e.g. mentions in the book) breaks
-    ties so that 宋江 comes before 宋万 when the reader has typed 宋."""
+    ties so that the better-known of two people sharing a surname comes first when the reader has
+    typed only that surname."""
 
     def __init__(self, people: Iterable[Person], stars: Mapping[str, str] | None = None,
                  weights: Mapping[str, float] | None = None) -> None:
@@ -95,7 +97,7 @@ class PeopleDirectory:
             elif query in form.key:
                 place = 2
             elif len(form.key) >= 2 and form.key in query:
-                place = 3  # 林冲冲 → 林冲: a name inside what was typed
+                place = 3  # a name inside what was typed (a doubled character)
             elif form.key in close:
                 place = 4
             else:
