@@ -258,6 +258,26 @@ def test_journey_stages_in_book_order_each_opening_to_events_and_passages(
     expect(page.locator("#panel .kind-tag")).to_have_text("event")
 
 
+def test_a_hub_journey_pages_in_every_event_of_a_stage(page: Page, explorer: Explorer) -> None:
+    """The first paint carries key events only; "more" must bring the rest, in book order."""
+    visit(page, explorer, f"#/journey/{quote('宋江')}")
+    index = page.locator(".stage").filter(has=page.locator("button.more")).first.get_attribute(
+        "data-index")
+    stage = page.locator(f'.stage[data-index="{index}"]')
+    stage.locator("summary").click()
+    listed = stage.locator(".stage-body .events li")
+    keys = listed.count()
+    total = int(stage.locator("button.more").inner_text().split()[1])
+    assert total > keys > 0
+    while stage.locator("button.more").count():
+        stage.locator("button.more").click()
+        page.wait_for_function("() => !document.querySelector('button.more[disabled]')")
+    assert listed.count() == total
+    chapters = [int(t.removeprefix("第").removesuffix("回"))
+                for t in stage.locator(".stage-body .events li .chapter").all_inner_texts()]
+    assert chapters == sorted(chapters)
+
+
 def test_path_view_gives_the_shortest_chain(page: Page, explorer: Explorer,
                                             screenshots: Path) -> None:
     visit(page, explorer, f"#/path/{quote('林冲')}/{quote('宋江')}")

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,14 @@ pytest_plugins = ["api_fixtures"]
 TOOLS = {"find_person", "pair", "journey", "path", "record", "source_block", "search_evidence",
          "ask"}
 API_KEY = "mcp-test-key-4711"
+
+
+def run_in_own_loop(scenario: Any, *args: Any) -> Any:
+    """Run an async scenario on a fresh event loop in its own thread: the browser tests' sync
+    Playwright keeps a loop running on the main thread for the whole session, and a second loop
+    may not start on a thread that already runs one."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(anyio.run, scenario, *args).result()
 
 
 def mini_settings(data_dir: Path, **overrides: Any) -> Settings:
@@ -108,7 +117,7 @@ def test_every_tool_listed_and_called_in_process(services: Services) -> None:
         async with Client(build_mcp_server(lambda: services)) as client:
             return await call_every_tool(client)
 
-    check_results(anyio.run(scenario))
+    check_results(run_in_own_loop(scenario))
 
 
 def test_bad_input_is_a_tool_error_naming_the_argument_and_the_closest_names(
@@ -120,7 +129,7 @@ def test_bad_input_is_a_tool_error_naming_the_argument_and_the_closest_names(
                     await client.call_tool("path", {"a": "林冲", "b": "高俅", "max_hops": 9}),
                     await client.call_tool("ask", {"question": "  "})]
 
-    unknown, block, hops, empty = anyio.run(scenario)
+    unknown, block, hops, empty = run_in_own_loop(scenario)
     for result in (unknown, block, hops, empty):
         assert result.is_error
     text = unknown.content[0].text
@@ -146,7 +155,7 @@ def test_kbx_mcp_speaks_stdio(api_data_dir: Path, tmp_path: Path) -> None:
         async with Client(params, read_timeout_seconds=120) as client:
             return await call_every_tool(client)
 
-    check_results(anyio.run(scenario))
+    check_results(run_in_own_loop(scenario))
 
 
 @pytest.fixture(scope="module")
@@ -162,8 +171,8 @@ def test_the_app_serves_the_same_tools_at_mcp_behind_the_api_key(mcp_url: str) -
                 Client(streamable_http_client(mcp_url, http_client=http)) as client:
             return await call_every_tool(client)
 
-    check_results(anyio.run(scenario, {"Authorization": f"Bearer {API_KEY}"}))
-    check_results(anyio.run(scenario, {"X-API-Key": API_KEY}))
+    check_results(run_in_own_loop(scenario, {"Authorization": f"Bearer {API_KEY}"}))
+    check_results(run_in_own_loop(scenario, {"X-API-Key": API_KEY}))
 
 
 @pytest.mark.parametrize("headers", [{}, {"X-API-Key": "wrong"},

@@ -42,6 +42,7 @@ export const api = {
   events: (person) => request(`/kb/people/${enc(person)}/events`),
   pair: (a, b) => request(`/kb/pair?${q({ a, b })}`),
   journey: (person) => request(`/kb/journey/${enc(person)}`),
+  stageEvents: (person, stage, offset) => request(`/kb/journey/${enc(person)}?${q({ stage, offset })}`),
   path: (a, b) => request(`/kb/path?${q({ a, b })}`),
   record: (id) => request(`/kb/records/${enc(id)}`),
   chunk: (id, quote) => request(`/chunks/${enc(id)}${quote ? `?${q({ quote })}` : ""}`),
