@@ -11,8 +11,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core.errors import QuestionFileError
-from core.text import normalize, normalize_with_offsets
 from ingest.corpus import Chapter
+from ingest.locate import spans_in
 
 Kind = Literal["pair", "journey", "fact", "wording", "unanswerable"]
 
@@ -48,31 +48,18 @@ class LabeledQuestion:
     rel: list[QuoteSpan]
 
 
-class QuoteLocator:
-    """Finds normalized quotes in normalized chapter texts and maps them back to offsets."""
-
-    def __init__(self, chapters: Mapping[int, Chapter]) -> None:
-        self._chapters = {n: normalize_with_offsets(c.text) for n, c in chapters.items()}
-
-    def find_all(self, quote: str, chapters: list[int] | None = None) -> list[QuoteSpan]:
-        needle = normalize(quote)
-        found: list[QuoteSpan] = []
-        if not needle:
-            return found
-        for number in chapters if chapters is not None else sorted(self._chapters):
-            if number not in self._chapters:
-                continue
-            text, offsets = self._chapters[number]
-            pos = text.find(needle)
-            while pos != -1:
-                end = offsets[pos + len(needle) - 1] + 1
-                found.append(QuoteSpan(quote, number, offsets[pos], end))
-                pos = text.find(needle, pos + 1)
-        return found
+def find_spans(chapters: Mapping[int, Chapter], quote: str,
+               within: list[int] | None = None) -> list[QuoteSpan]:
+    """Every place a label quote occurs, by chapter, compared after folding (the one rule of
+    `ingest.locate.spans_in`, which also places quotes in the knowledge and in answers)."""
+    numbers = within if within is not None else sorted(chapters)
+    return [QuoteSpan(quote, number, start, end)
+            for number in numbers if number in chapters
+            for start, end in spans_in(chapters[number].text, quote)]
 
 
-def _locate(locator: QuoteLocator, q: Question, line: int, quote: str) -> QuoteSpan:
-    spans = locator.find_all(quote, q.chapters)
+def _locate(chapters: Mapping[int, Chapter], q: Question, line: int, quote: str) -> QuoteSpan:
+    spans = find_spans(chapters, quote, q.chapters)
     where = f"chapters {q.chapters}" if q.chapters else "the corpus"
     if len(spans) != 1:
         problem = "not found" if not spans else f"found {len(spans)} times"
@@ -97,7 +84,6 @@ def load_questions(path: Path, chapters: Mapping[int, Chapter]) -> list[LabeledQ
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise QuestionFileError(f"{path}: cannot read question file ({exc})") from exc
-    locator = QuoteLocator(chapters)
     labeled: list[LabeledQuestion] = []
     seen: dict[str, int] = {}
     for line_no, raw in enumerate(lines, start=1):
@@ -110,8 +96,8 @@ def load_questions(path: Path, chapters: Mapping[int, Chapter]) -> list[LabeledQ
         seen[q.id] = line_no
         if q.answerable and not q.core:
             raise QuestionFileError(f"{path}:{line_no}: question {q.id} is answerable but has no core")
-        core = [_locate(locator, q, line_no, quote) for quote in q.core]
-        rel = [_locate(locator, q, line_no, quote) for quote in q.rel]
+        core = [_locate(chapters, q, line_no, quote) for quote in q.core]
+        rel = [_locate(chapters, q, line_no, quote) for quote in q.rel]
         labeled.append(LabeledQuestion(q, line_no, core, rel))
     if not labeled:
         raise QuestionFileError(f"{path}: no questions")
