@@ -10,7 +10,8 @@ from pathlib import Path
 REVIEW = Path(__file__).resolve().parent.parent / "kb" / "data" / "shuihu" / "review"
 ROUNDS = {"first sample (before fixes)": "second_read_part*.jsonl",
           "second sample (after the first round's fixes)": "second_read2_*.jsonl",
-          "third sample (after the whole-bundle fixes)": "second_read3_*.jsonl"}
+          "third sample (after the whole-bundle fixes)": "second_read3_*.jsonl",
+          "fourth sample (after the whole-event participant audit)": "second_read4_*.jsonl"}
 
 
 def main() -> int:

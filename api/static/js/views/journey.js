@@ -7,6 +7,8 @@ import { append, h, clear, $, chapterText } from "../dom.js";
 import { setPanelHome, showRecord, quoteLink, sourcesList } from "../panel.js";
 
 const MAX_QUOTES = 12;
+// The store keeps state kinds as English keys; the reader sees the words of the page.
+const STATE_KIND = { status: "状态", title: "身份", place: "所在", possession: "持有" };
 
 function eventItem(e) {
   return h("li", {},
@@ -66,7 +68,7 @@ export async function render(args, ctx) {
             h("h4", {}, "事件"),
             list,
             moreButton(p.id, i + 1, stage, list),
-            stage.states.length ? h("p", { class: "states" }, stage.states.map((s) => `${s.kind}：${s.value}（第${s.chapter}回）`).join("；")) : null,
+            stage.states.length ? h("p", { class: "states" }, stage.states.map((s) => `${STATE_KIND[s.kind] || s.kind}：${s.value}（第${s.chapter}回）`).join("；")) : null,
             h("h4", {}, "原文"),
             h("div", { class: "quotes" }, stageQuotes(stage.events)))));
     })),
