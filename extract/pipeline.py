@@ -43,7 +43,7 @@ from extract.resolve import (
 from extract.text import ChapterTexts
 from ingest.chunking import Block
 from kb.knowledge.bundle import KnowledgeBundle, bundle_from_records, load_bundle, write_bundle
-from kb.knowledge.models import Event, Person, SourceRef
+from kb.knowledge.models import Event, Person, Relation, SourceRef
 
 log = logging.getLogger(__name__)
 LEXICON_FILE = "lexicon.jsonl"
@@ -253,13 +253,25 @@ def _only_known(event: Event, ids: set[str]) -> Event:
     return event if len(kept) == len(event.participants) else event.model_copy(update={"participants": kept})
 
 
+def _first_chapter(relation: Relation) -> int | None:
+    chapters = [s.chapter for s in relation.sources if s.chapter is not None] or relation.chapters
+    return min(chapters) if chapters else None
+
+
 def merge_with_curated(curated: KnowledgeBundle, extracted: KnowledgeBundle, inputs: Inputs,
                        gate: Gate) -> tuple[KnowledgeBundle, dict[str, int]]:
     """The curated records as they are, then the extracted records of the kinds the gate admits
     that name only people in the result and duplicate no curated record (the report's rules: a
     matching event is dropped, a relation of the same type and people lends the curated one its
     sources, a state of the same person, kind and chapter or value is dropped). `extracted` has
-    its people resolved to the curated ids already. Returns the bundle and the records added."""
+    its people resolved to the curated ids already. Returns the bundle and the records added.
+
+    A chapter the curated bundle covers (it has the chapter's summary) is read by people: there a
+    new extracted event, relation or state is exactly one the readers did not confirm, and the
+    gate's figure (measured on the records that DO match) says nothing about it, so it stays out;
+    extracted sources still join the curated relations they duplicate. Extraction fills the
+    chapters nobody has read. With the gate off (`--no-gate`) everything extracted is offered."""
+    covered = {c.chapter for c in curated.chapters} if gate.enabled else set()
     people = list(curated.people)
     if gate.admits("people"):
         known = {p.id for p in people}
@@ -267,12 +279,16 @@ def merge_with_curated(curated: KnowledgeBundle, extracted: KnowledgeBundle, inp
     ids = {p.id for p in people}
     events = [e for e in (_only_known(e, ids) for e in extracted.events) if e.participants] \
         if gate.admits("events") else []
-    events = [e for e in events if not any(event_matches(e, c) for c in curated.events)]
+    events = [e for e in events if e.chapter not in covered
+              and not any(event_matches(e, c) for c in curated.events)]
     event_ids = {e.id for e in [*curated.events, *events]}
     offered = [relink_events(r, {}, event_ids) for r in extracted.relations
                if gate.admits_relation(r.type) and r.source in ids and r.target in ids]
-    relations = absorb_relations(curated.relations, offered)
-    states = drop_shadowed_states(curated.states, [s for s in extracted.states if s.person in ids]) \
+    absorbed = absorb_relations(curated.relations, offered)
+    relations = absorbed[:len(curated.relations)] + [
+        r for r in absorbed[len(curated.relations):] if _first_chapter(r) not in covered]
+    states = drop_shadowed_states(curated.states, [s for s in extracted.states
+                                                   if s.person in ids and s.chapter not in covered]) \
         if gate.admits("states") else []
     added = {"people": len(people) - len(curated.people), "events": len(events),
              "relations": len(relations) - len(curated.relations),

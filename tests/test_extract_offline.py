@@ -358,6 +358,8 @@ def test_whole_book_run_merges_only_what_the_gate_admits(tmp_path: Path) -> None
     assert merged.counts() == summary.merged
     assert summary.extracted["relations"] > 300 and summary.extracted["events"] > 1000
     added = gate.added
+    # every chapter is read by people: an unconfirmed extracted record has no place there
+    assert added["events"] == added["relations"] == added["states"] == 0
     assert merged.counts() == {"people": len(curated.people) + added["people"],
                                "events": len(curated.events) + added["events"],
                                "relations": len(curated.relations) + added["relations"],
