@@ -25,4 +25,4 @@ for _ in $(seq 1 240); do
 done
 echo "model server: http://127.0.0.1:$PORT/v1 ($GGUF)"
 KBX_TEST_LLM_URL="http://127.0.0.1:$PORT/v1" KBX_TEST_LLM_MODEL=smollm2 \
-  "$VENV/bin/pytest" tests_llm -p no:cacheprovider -q -rA -s
+  "$VENV/bin/pytest" tests_llm -p no:cacheprovider -q -rA -s "$@"

@@ -42,9 +42,10 @@ def record(name: str, data: Any) -> None:
 
 def client_settings(model: LocalModel, **overrides: Any) -> Settings:
     env = model.env()
-    return Settings(OPENAI_BASE_URL=env["OPENAI_BASE_URL"], OPENAI_API_KEY="local-key",
-                    llm_model=model.model, llm_max_tokens=int(env["KBX_LLM_MAX_TOKENS"]),
-                    llm_timeout=300, llm_retries=1, **overrides)
+    fields: dict[str, Any] = {"llm_model": model.model,
+                              "llm_max_tokens": int(env["KBX_LLM_MAX_TOKENS"]),
+                              "llm_timeout": 300, "llm_retries": 1, **overrides}
+    return Settings(OPENAI_BASE_URL=env["OPENAI_BASE_URL"], OPENAI_API_KEY="local-key", **fields)
 
 
 BLOCKS_BY_ID: dict[str, Block] = {}
