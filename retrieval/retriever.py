@@ -152,7 +152,8 @@ class Retriever:
 
     def _query_trace(self, question: str, expansions: Sequence[str],
                      terms: dict[str, list[str]]) -> QueryTrace:
-        known = {n: [t for t in ts if self.indexes[n].df(t) > 0] for n, ts in terms.items()}
+        known = {n: [t for t, df in zip(ts, self.indexes[n].document_frequencies(ts), strict=True)
+                     if df > 0] for n, ts in terms.items()}
         return QueryTrace(question=question, simplified=to_simplified(question),
                           cleaned=clean_query(question).strip(), expansions=list(expansions),
                           terms=terms, known_terms=known)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from core.text import is_cjk, normalize, to_simplified
 from ingest.chunking import Block
 from kb.answering.answer_models import StageNote
-from kb.answering.coverage import _forms, best_sentences, coverage, question_weights
+from kb.answering.coverage import Coverage, _forms, best_sentences, question_weights
 from kb.answering.evidence import Gathered
 from kb.answering.planner import PeopleIndex, Plan
 from kb.answering.quotes import normalized_block, sentence_pairs, sentences
@@ -145,7 +145,6 @@ class _Ctx:
     people: PeopleIndex
     df: Callable[[str], int]
     n_docs: int
-    _rendered: dict[str, str] = field(default_factory=dict)
 
     @property
     def plan(self) -> Plan:
@@ -164,11 +163,12 @@ class _Ctx:
                                 self.n_docs, self.g.profile.wordings)
 
     def render(self, record: Record) -> str:
-        """The record as one line of text (as the knowledge index renders it), memoized."""
-        text = self._rendered.get(record.id)
+        """The record as one line of text (as the knowledge index renders it), memoized for the
+        loaded bundle (`Gathered.rendered`): a hub character's records are rendered once."""
+        text = self.g.rendered.get(record.id)
         if text is None:
             text = render(record, {pid: self.name(pid) for pid in participants(record)})
-            self._rendered[record.id] = text
+            self.g.rendered[record.id] = text
         return text
 
 
@@ -271,10 +271,10 @@ def _best_record(ctx: _Ctx, weights: dict[str, float], records: Sequence[Record]
     """The record holding the most of the question's content weight (ties: knowledge order)."""
     if not weights:
         return None
-    forms = {t: _forms(t, ctx.g.profile.wordings) for t in weights}
+    covered = Coverage(weights, {t: _forms(t, ctx.g.profile.wordings) for t in weights})
     best: tuple[float, Record] | None = None
     for record in records:  # records are written in simplified script: no conversion
-        score = coverage(ctx.render(record), weights, forms)
+        score = covered(ctx.render(record))
         if best is None or score > best[0]:
             best = (score, record)
     return best
@@ -382,8 +382,8 @@ def _supporting(ctx: _Ctx, records: Sequence[Record], weights: dict[str, float],
     """Up to `SUPPORT_RECORDS` more records that hold some of the question's words."""
     if not weights:
         return []
-    forms = {t: _forms(t, ctx.g.profile.wordings) for t in weights}
-    scored = [(coverage(ctx.render(r), weights, forms), i, r)
+    covered = Coverage(weights, {t: _forms(t, ctx.g.profile.wordings) for t in weights})
+    scored = [(covered(ctx.render(r)), i, r)
               for i, r in enumerate(records) if r.id not in shown]
     scored = [s for s in scored if s[0] >= MIN_RECORD_COVERAGE]
     scored.sort(key=lambda s: (-s[0], s[1]))

@@ -85,16 +85,32 @@ def _forms(term: str, wordings: Wordings) -> tuple[str, ...]:
     return (term, *(w for key, words in wordings.items() if term in key for w in words))
 
 
+class Coverage:
+    """`coverage` for one question's weights, prepared once: the answer step scores hundreds of
+    records and sentences against the same weights (a hub character's timeline)."""
+
+    def __init__(self, weights: Mapping[str, float],
+                 forms: Mapping[str, tuple[str, ...]] | None = None) -> None:
+        self.total = sum(weights.values())
+        self.items = [((forms or {}).get(t, (t,)), w) for t, w in weights.items()]
+
+    def __call__(self, simplified_sentence: str) -> float:
+        if not self.total:
+            return 0.0
+        held = 0.0
+        for forms, weight in self.items:
+            for form in forms:
+                if form in simplified_sentence:
+                    held += weight
+                    break
+        return held / self.total
+
+
 def coverage(simplified_sentence: str, weights: Mapping[str, float],
              forms: Mapping[str, tuple[str, ...]] | None = None) -> float:
     """Share of the weight whose terms the (simplified) sentence holds. A bigram is held when it is
     a substring: punctuation is never inside a bigram, so this equals n-gram membership."""
-    total = sum(weights.values())
-    if not total:
-        return 0.0
-    forms = forms or {t: (t,) for t in weights}
-    held = sum(w for t, w in weights.items() if any(f in simplified_sentence for f in forms[t]))
-    return held / total
+    return Coverage(weights, forms)(simplified_sentence)
 
 
 def best_sentences(packed: Sequence[str], block_of: Callable[[str], Block | None],
@@ -102,11 +118,11 @@ def best_sentences(packed: Sequence[str], block_of: Callable[[str], Block | None
                    ) -> list[tuple[float, str, str]]:
     """(coverage, sentence, chunk id) over the packed blocks' sentences, best first (ties: the
     better-ranked block)."""
-    forms = {t: _forms(t, wordings) for t in weights}
+    covered = Coverage(weights, {t: _forms(t, wordings) for t in weights})
     scored = []
     for rank, chunk_id in enumerate(packed):
         block = block_of(chunk_id)
         for written, simplified in sentence_pairs(block.text) if block else ():
-            scored.append((coverage(simplified, weights, forms), -rank, written, chunk_id))
+            scored.append((covered(simplified), -rank, written, chunk_id))
     scored.sort(reverse=True)
     return [(c, s, cid) for c, _, s, cid in scored[:limit]]

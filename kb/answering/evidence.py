@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from core.errors import NotFound
 from kb.answering.chapters import ChapterMatch, ChapterTitles
@@ -32,6 +33,10 @@ the irrelevant share); points to blocks stay first whatever their score."""
 TOP_KNOWLEDGE_POINTERS = 3
 """How many of the best-ranked knowledge records (beyond the plan's own) may point to blocks."""
 TEMPORAL_EVENTS = 3
+TIMELINE_CACHE = 256
+"""Timelines, pairs and journeys kept per pipeline (one pipeline per loaded bundle: a reload
+makes a new one, so nothing kept is older than the store). A hub character's timeline or journey
+is hundreds of events read and validated from the store; asked again it costs nothing."""
 
 
 BELOW_CUT = "below_cut"
@@ -64,19 +69,41 @@ class Gathered:
     timelines: dict[str, Timeline] = field(default_factory=dict)
     """Each named person's events and states (not for journeys: the journey holds them), for
     answers that need what came before (why) or the end (the fate state)."""
+    rendered: dict[str, str] = field(default_factory=dict)
+    """Records rendered as text (record id → line), shared by every question on one loaded
+    bundle: records do not change until a reload makes a new pipeline."""
 
 
 def _cite_only_read_blocks(pair: Pair | None, journey: Journey | None,
-                           read: Mapping[str, int]) -> None:
+                           read: Mapping[str, int]) -> tuple[Pair | None, Journey | None]:
     """A source whose block lies outside the corpus read (`kbx ingest --chapters 7-11`) cannot
-    be quoted from: its block id is dropped, so answers cite only blocks they can check."""
+    be quoted from: its block id is dropped, so answers cite only blocks they can check. The
+    views may be shared (kept per pipeline): a view with such a source is copied first."""
+    def outside(sources: list[SourceView]) -> bool:
+        return any(ref.chunk_id is not None and ref.chunk_id not in read for ref in sources)
+
+    if pair is not None and any(outside(v) for v in _pair_sources(pair)):
+        pair = pair.model_copy(deep=True)
+        _drop_unread(_pair_sources(pair), read)
+    if journey is not None and any(outside(v) for v in _journey_sources(journey)):
+        journey = journey.model_copy(deep=True)
+        _drop_unread(_journey_sources(journey), read)
+    return pair, journey
+
+
+def _pair_sources(pair: Pair) -> list[list[SourceView]]:
+    return [r.sources for r in pair.relations] + [e.sources for e in pair.shared_events]
+
+
+def _journey_sources(journey: Journey) -> list[list[SourceView]]:
     views: list[list[SourceView]] = []
-    if pair is not None:
-        views += [r.sources for r in pair.relations] + [e.sources for e in pair.shared_events]
-    if journey is not None:
-        for stage in journey.stages:
-            views += [stage.sources] + [e.sources for e in stage.events]
-            views += [s.sources for s in stage.states]
+    for stage in journey.stages:
+        views += [stage.sources] + [e.sources for e in stage.events]
+        views += [s.sources for s in stage.states]
+    return views
+
+
+def _drop_unread(views: list[list[SourceView]], read: Mapping[str, int]) -> None:
     for sources in views:
         for ref in sources:
             if ref.chunk_id is not None and ref.chunk_id not in read:
@@ -108,6 +135,11 @@ class EvidencePipeline:
         self.knowledge = KnowledgeIndex(bundle)
         self.knowledge_budget = knowledge_budget
         self.expansion = expansion
+        self._timeline = lru_cache(maxsize=TIMELINE_CACHE)(provider.timeline)
+        self.pair_of = lru_cache(maxsize=TIMELINE_CACHE)(provider.pair)
+        """The provider's pair view, kept like timelines (read-only: copied before a change)."""
+        self._journey = lru_cache(maxsize=TIMELINE_CACHE)(provider.journey)
+        self.rendered: dict[str, str] = {}
 
     def plan(self, question: str, previous: Sequence[str] = ()) -> Plan:
         return plan_for_question(question, self.people, previous, self._relative,
@@ -137,7 +169,7 @@ class EvidencePipeline:
         budget = self.knowledge_budget if knowledge_budget is None else knowledge_budget
         knowledge = self.knowledge.search(query, plan.person_ids, budget)
         pair, journey, plan_records = self._plan_records(plan)
-        _cite_only_read_blocks(pair, journey, retriever.position)
+        pair, journey = _cite_only_read_blocks(pair, journey, retriever.position)
         curated = [r for r in plan_records if getattr(r, "origin", "curated") == "curated"]
         plan_records = curated or plan_records  # curated records win over extracted ones
         timelines = self._timelines(plan)
@@ -157,7 +189,7 @@ class EvidencePipeline:
         verdicts.update({c: d.value for c, d in zip(likely, decisions, strict=True)})
         return Gathered(plan, query, expansions, knowledge, plan_records, pair, journey, ranking,
                         origins, packed, verdicts, temporal, chapter, self.profile, lexical,
-                        timelines)
+                        timelines, self.rendered)
 
     def _likely(self, retriever: Retriever, lexical: Ranking, ranking: Sequence[str],
                 origins: Mapping[str, str]) -> list[str]:
@@ -194,7 +226,7 @@ class EvidencePipeline:
         found = {}
         for person_id in plan.person_ids[:2]:
             try:
-                found[person_id] = self.provider.timeline(person_id)
+                found[person_id] = self._timeline(person_id)
             except NotFound:
                 continue
         return found
@@ -217,12 +249,12 @@ class EvidencePipeline:
     def _plan_records(self, plan: Plan) -> tuple[Pair | None, Journey | None, list[Record]]:
         try:
             if plan.kind == "pair":
-                pair = self.provider.pair(*plan.person_ids[:2])
+                pair = self.pair_of(*plan.person_ids[:2])
                 ids = [v.id for v in pair.relations] + [v.id for v in pair.shared_events]
                 records: list[Record] = [r for r in (self.bundle.get(i) for i in ids) if r]
                 return pair, None, records
             if plan.kind == "journey":
-                journey = self.provider.journey(plan.person_ids[0])  # decided at load
+                journey = self._journey(plan.person_ids[0])  # decided at load
                 ids = [e.id for s in journey.stages for e in s.events]
                 ids += [st.id for s in journey.stages for st in s.states]
                 return None, journey, [r for r in (self.bundle.get(i) for i in ids) if r]

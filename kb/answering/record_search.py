@@ -7,8 +7,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from core.text import to_simplified
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.models import ChapterSummary, Event, Person, Record, Relation, State
@@ -71,6 +69,12 @@ class KnowledgeIndex:
         self.indexes = {name: BM25Index.from_postings(*postings(simplified), len(simplified))
                         for name, postings in CHANNEL_POSTINGS.items()}
         self.members = [participants(r) for r in self.records]
+        self.involving: dict[str, list[int]] = {}
+        """Each person's records (positions): the participation channel reads these, not every
+        record's members."""
+        for i, members in enumerate(self.members):
+            for person_id in members:
+                self.involving.setdefault(person_id, []).append(i)
         self.costs = [estimate_tokens(t) for t in self.texts]
 
     def rank(self, query: str, person_ids: Sequence[str], depth: int = 60) -> list[tuple[int, float]]:
@@ -85,13 +89,15 @@ class KnowledgeIndex:
 
     def _participation(self, person_ids: Sequence[str], depth: int) -> list[int]:
         """Records involving the most of the named people; relations first, then book order."""
-        wanted = set(person_ids)
-        counts = np.asarray([len(m & wanted) for m in self.members])
-        hits = [i for i in np.flatnonzero(counts >= 2)]
+        counted: dict[int, int] = {}
+        for person_id in set(person_ids):
+            for i in self.involving.get(person_id, ()):
+                counted[i] = counted.get(i, 0) + 1
+        hits = [i for i, n in counted.items() if n >= 2]
         kind_order = {Relation: 0, Event: 1, State: 2, Person: 3, ChapterSummary: 4}
-        hits.sort(key=lambda i: (-counts[i], kind_order[type(self.records[i])],
+        hits.sort(key=lambda i: (-counted[i], kind_order[type(self.records[i])],
                                  getattr(self.records[i], "order", 0), i))
-        return [int(i) for i in hits[:depth]]
+        return hits[:depth]
 
     def search(self, query: str, person_ids: Sequence[str], budget: int) -> list[KnowledgeHit]:
         """Ranked records packed under `budget` tokens (skipping what does not fit)."""

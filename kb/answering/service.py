@@ -159,7 +159,7 @@ class AskService:
 
     def _relation_types(self, a: str, b: str) -> set[tuple[str, str]]:
         try:
-            relations = self.provider.pair(a, b).relations
+            relations = self.pipeline.pair_of(a, b).relations
         except NotFound:
             return set()
         bundle = self.pipeline.bundle
