@@ -285,7 +285,9 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
 
 
 def _strip_words(text: str, words: Iterable[str]) -> str:
-    for word in sorted({w for w in words if w}, key=len, reverse=True):
+    """Longest words first; among words of one length, in a fixed order (a set's order changes
+    from one process to the next, and 什么人 before 是什么 cuts 是什么人 differently)."""
+    for word in sorted({w for w in words if w}, key=lambda w: (-len(w), w)):
         text = text.replace(word, " ")
     return text
 
