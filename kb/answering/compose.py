@@ -302,6 +302,8 @@ def compose_fact(ctx: _Ctx) -> Draft:
     records = _candidates(ctx)
     top = _best_record(ctx, weights, records)
     record = top[1] if top and top[0] >= MIN_RECORD_COVERAGE else None
+    if plan.asks == "who" and plan.detail.passive:
+        record = _actor_record(ctx, records) or record
     top_sentence = best[0][0] if best else 0.0
     if plan.asks == "how_many":  # the sentences that give a number come first
         counted = [b for b in best_sentences(about, ctx.block_of, weights, ctx.g.profile.wordings,
@@ -339,6 +341,28 @@ def compose_fact(ctx: _Ctx) -> Draft:
         if (score > 0 or not weights) and sentence not in quoted:
             w.add("· 原文：", (sentence, chunk_id))
     return w.draft()
+
+
+def _acts(plan: Plan) -> set[str]:
+    """The characters of the question's content words (the act a 被谁 question asks about)."""
+    return {ch for word in plan.focus for ch in word if ch not in FUNCTION_CHARS}
+
+
+def _actor_record(ctx: _Ctx, records: Sequence[Record]) -> Event | None:
+    """For 甲被谁V: the event in which the named person is acted on and someone else's role
+    names the asked act (被谁射死 → 射箭者, 被谁活捉 → 活捉者). The book and the records word the
+    outcome differently (中箭, 身亡), the actor's role keeps the verb; the record that covers the
+    question's words best may name no one acting (the dying man's last words)."""
+    acts = _acts(ctx.plan)
+    named = set(ctx.plan.person_ids)
+    if not acts or not named:
+        return None
+    for record in records:
+        if isinstance(record, Event) and any(
+                p.person not in named and not _patient(p.role) and acts & set(p.role)
+                for p in record.participants):
+            return record
+    return None
 
 
 def _counted_by_chars(ctx: _Ctx, about: Sequence[str]) -> list[tuple[float, str, str]]:
@@ -456,6 +480,8 @@ def _who(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str]
         for p in record.participants:
             if p.person not in named and not (passive and _patient(p.role)):
                 by_role.setdefault(p.role, []).append(ctx.name(p.person))
+        acting = {r: ns for r, ns in by_role.items() if passive and _acts(ctx.plan) & set(r)}
+        by_role = acting or by_role  # 被谁射死: the archer, not the men who carried him off
         if by_role:
             return "；".join(f"{'、'.join(ns)}（{role}）" for role, ns in by_role.items())
     if isinstance(record, Relation):
