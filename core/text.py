@@ -37,8 +37,26 @@ def _converter() -> opencc.OpenCC:
     return opencc.OpenCC("t2s")
 
 
+SHORT_TEXT = 200
+"""Texts up to this length (names, words, questions, sentences) are converted once and kept
+(`SHORT_CACHE` of them): answering one question converts the same names and sentences dozens of
+times. Longer texts (blocks, chapters) are converted each time."""
+SHORT_CACHE = 16384
+
+
 def to_simplified(text: str) -> str:
     """OpenCC t2s plus the variant folds; same length as the input."""
+    if len(text) <= SHORT_TEXT:
+        return _simplified_short(text)
+    return _simplified(text)
+
+
+@lru_cache(maxsize=SHORT_CACHE)
+def _simplified_short(text: str) -> str:
+    return _simplified(text)
+
+
+def _simplified(text: str) -> str:
     converted: str = _converter().convert(text)
     if len(converted) != len(text):  # keep offsets aligned if a phrase rule ever changes length
         converted = "".join(_converter().convert(ch) or ch for ch in text)
@@ -135,6 +153,13 @@ def normalize_with_offsets(text: str) -> tuple[str, list[int]]:
 
 def normalize(text: str) -> str:
     """The form used for indexing and matching: simplified, no punctuation or whitespace."""
+    if len(text) <= SHORT_TEXT:
+        return _normalize_short(text)
+    return normalize_with_offsets(text)[0]
+
+
+@lru_cache(maxsize=SHORT_CACHE)
+def _normalize_short(text: str) -> str:
     return normalize_with_offsets(text)[0]
 
 

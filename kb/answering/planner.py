@@ -162,6 +162,8 @@ class Plan:
     """Kinship words the question puts after a name that no relative in the knowledge answers
     (某人的母亲: no mother of theirs on record)."""
 
+FOUND_CACHE = 4096
+
 
 @dataclass
 class PeopleIndex:
@@ -192,9 +194,21 @@ class PeopleIndex:
         return index
 
     longest: int = 0
+    _found: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict, repr=False)
+    """Texts already searched (a question is searched by the planner, the evidence step and the
+    composer; a record's text again for every question it answers). Bounded by `FOUND_CACHE`."""
 
     def find(self, question: str) -> list[tuple[str, str]]:
         """(person id, the matched text as written) in question order, each person once."""
+        found = self._found.get(question)
+        if found is None:
+            found = tuple(self._search(question))
+            if len(self._found) >= FOUND_CACHE:
+                self._found.clear()
+            self._found[question] = found
+        return list(found)
+
+    def _search(self, question: str) -> list[tuple[str, str]]:
         text, offsets = normalize_with_offsets(question)
         found: list[tuple[str, str]] = []
         seen: set[str] = set()
