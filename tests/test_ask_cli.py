@@ -93,6 +93,8 @@ def test_bench_ask_reports_latency_percentiles(api_data_dir: Path, api_falkordb:
     report = json.loads(result.stdout)
     assert (report["questions"], report["runs"], report["mode"]) == (2, 4, "offline")
     assert 0 < report["p50_ms"] <= report["p90_ms"] <= report["p99_ms"] <= report["max_ms"]
+    assert 0 < report["cpu_p50_ms"] <= report["cpu_p99_ms"]  # CPU time beside wall time
+    assert len(report["load_average"]) == 2 and report["cpus"] >= 1
     assert report["quotes_located"] == report["quotes"] > 0
 
 

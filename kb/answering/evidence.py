@@ -139,6 +139,7 @@ class EvidencePipeline:
         self.pair_of = lru_cache(maxsize=TIMELINE_CACHE)(provider.pair)
         """The provider's pair view, kept like timelines (read-only: copied before a change)."""
         self._journey = lru_cache(maxsize=TIMELINE_CACHE)(provider.journey)
+        self._neighbors = lru_cache(maxsize=TIMELINE_CACHE)(provider.neighbors)
         self.rendered: dict[str, str] = {}
 
     def plan(self, question: str, previous: Sequence[str] = ()) -> Plan:
@@ -149,7 +150,7 @@ class EvidencePipeline:
         """The one person linked to `person_id` by a relation of this type; among several, the
         one whose name holds a hint character (某某之母 for 老娘), if exactly one does."""
         try:
-            neighbors = self.provider.neighbors(person_id)
+            neighbors = self._neighbors(person_id)
         except NotFound:
             return None
         found = [n.person for n in neighbors if any(r.type == relation_type for r in n.relations)]
