@@ -23,9 +23,10 @@ QUESTION_WORDS = (
     "哪里", "哪儿", "哪个", "哪些", "哪位", "是谁", "有谁", "谁", "多少", "几个", "是否", "有没有",
     "请问", "一下", "是不是", "了吗", "吗", "呢", "吧", "呀", "啊", "之间", "有哪些", "发生了",
     "经过", "过程", "讲讲", "说说", "介绍", "告诉我", "哪一天", "哪天", "哪年", "什么时候",
-    "几时", "多长", "多重", "多高", "多远", "多久",
+    "几时", "多长", "多重", "多高", "多远", "多久", "为甚么", "甚么",
 )
-"""Words of asking, not of the story; longest first so 为什么 is cut before 什么."""
+"""Words of asking, not of the story; longest first so 为什么 is cut before 什么. 甚么 is how
+the traditional text (and its readers) spell 什么."""
 
 _QUESTION_WORDS_SORTED = tuple(sorted(QUESTION_WORDS, key=len, reverse=True))
 

@@ -40,7 +40,7 @@ from kb.answering.refusals import (
     not_covered,
     not_stated,
     premise_problem,
-    quantity_pattern,
+    quantity_in,
     refuse_question,
     unknown_name,
 )
@@ -515,15 +515,14 @@ def _number(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, s
     """How many: the numeral with the question's unit as the book gives it (十五碗): from the
     record that answers the question when it gives one (a curated account of the scene: the
     signboard's 三碗不过冈 is not what the hero drank), else from the best sentence."""
-    pattern = quantity_pattern(ctx.plan)
     if record is not None:
-        found = pattern.search(to_simplified(ctx.render(record)))
+        found = quantity_in(to_simplified(ctx.render(record)), ctx.plan, ctx.people)
         if found:
-            return f"{found.group(0)}。{_record_line(ctx, record)}", _record_quote(record), True
+            return f"{found}。{_record_line(ctx, record)}", _record_quote(record), True
     for _, sentence, chunk_id in best:
-        found = pattern.search(to_simplified(sentence))
+        found = quantity_in(to_simplified(sentence), ctx.plan, ctx.people)
         if found:
-            return f"{found.group(0)}。", (sentence, chunk_id), False
+            return f"{found}。", (sentence, chunk_id), False
     return None
 
 
@@ -629,9 +628,9 @@ def compose_pair_why(ctx: _Ctx) -> Draft:
     weights = ctx.weights()
     records: list[Record] = [r for r in g.plan_records if isinstance(r, Event | Relation)]
     top = _best_record(ctx, weights, records)
-    if top is None or top[0] < MIN_RECORD_COVERAGE:
+    record = top[1] if top is not None and top[0] >= MIN_RECORD_COVERAGE else _named_act(ctx, records)
+    if record is None:
         return compose_pair(ctx)
-    record = top[1]
     w = _Writer()
     w.add(f"原因：{_account(ctx, record)}", _record_quote(record))
     if isinstance(record, Event):
@@ -644,6 +643,24 @@ def compose_pair_why(ctx: _Ctx) -> Draft:
             line, quote = _relation_line(ctx, pair, rel)
             w.add(line, quote)
     return w.draft()
+
+
+def _named_act(ctx: _Ctx, records: Sequence[Record]) -> Record | None:
+    """When the question's only content is the act between the two (甲为什么杀了乙: no word of
+    two characters to weigh), the pair's relation whose label names that act, else the first
+    shared event whose title does."""
+    text = to_simplified(ctx.plan.cleaned)
+    for name in sorted(map(to_simplified, ctx.all_names), key=len, reverse=True):
+        text = text.replace(name, " ")
+    acts = {ch for ch in text if is_cjk(ch) and ch not in FUNCTION_CHARS}
+    if not acts:
+        return None
+    for kind in (Relation, Event):
+        for record in records:
+            said = record.label if isinstance(record, Relation) else getattr(record, "title", "")
+            if isinstance(record, kind) and acts & set(said):
+                return record
+    return None
 
 
 def compose_whether(ctx: _Ctx) -> Draft:

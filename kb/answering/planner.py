@@ -267,7 +267,7 @@ def _kin(question: str, found: list[tuple[str, str]], kin_of: KinLookup | None,
 def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str] = (),
                       kin_of: KinLookup | None = None, place_chars: str = "") -> Plan:
     """Decide the kind and the people of a question (rules in the module docstring)."""
-    simplified = normalize(question)
+    simplified = asked_form(question)
     unresolved: list[str] = []
     found = _kin(question, people.find(question), kin_of, unresolved)
     ids = list(dict.fromkeys(pid for pid, _ in found))
@@ -298,6 +298,19 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
                 tuple(unresolved))
 
 
+OLD_SPELLINGS = (("甚么", "什么"),)
+"""Spellings of asking words a reader of the traditional text writes (為甚麼, 甚麼人), folded to
+the ones the rules below know; same length, so offsets stay."""
+
+
+def asked_form(question: str) -> str:
+    """The normalized question with the old spellings of asking words folded."""
+    text = normalize(question)
+    for old, new in OLD_SPELLINGS:
+        text = text.replace(old, new)
+    return text
+
+
 def _strip_words(text: str, words: Iterable[str]) -> str:
     """Longest words first; among words of one length, in a fixed order (a set's order changes
     from one process to the next, and 什么人 before 是什么 cuts 是什么人 differently)."""
@@ -309,7 +322,7 @@ def _strip_words(text: str, words: Iterable[str]) -> str:
 def focus_words(question: str, names: Iterable[str]) -> tuple[str, ...]:
     """The question's content words: runs of characters left once names, asking words, frame,
     journey and moment words and function characters are cut out (rules in the docstring)."""
-    text = _strip_words(normalize(question), [normalize(n) for n in names])
+    text = _strip_words(asked_form(question), [normalize(n) for n in names])
     text = _strip_words(text, [*FRAME_WORDS, *JOURNEY_WORDS, *END_WORDS, *START_WORDS,
                                *ASK_WORDS, *FOLLOW_UP_WORDS])
     text = "".join(ch if is_cjk(ch) and ch not in FUNCTION_CHARS and ch not in FOCUS_BREAKS

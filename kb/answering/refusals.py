@@ -124,13 +124,32 @@ CURRENCY = "贯文两钱锭"
 """多少钱 is answered by any sum of money the book gives (三千贯, 十两银子)."""
 
 
+NUMBER = f"[{NUMERAL}]+(?:单[{NUMERAL}]+)?"
+"""A numeral as the book writes it; 单 joins hundreds and units (一百单八, 三百单五)."""
+
+
 def quantity_pattern(plan: Plan) -> re.Pattern[str]:
     """A numeral with the question's unit (and for the generic 个 its noun too)."""
     unit, noun = plan.detail.unit, plan.detail.noun
     if unit is None:
-        return re.compile(f"[{NUMERAL}]+")
+        return re.compile(NUMBER)
     tail = (f"[{CURRENCY}]" if unit == "钱" else re.escape(unit)) + (re.escape(noun) if noun else "")
-    return re.compile(f"[{NUMERAL}]+{tail}")
+    return re.compile(f"{NUMBER}{tail}")
+
+
+def quantity_in(text: str, plan: Plan, people: PeopleIndex) -> str | None:
+    """The first quantity of the asked unit in a (simplified) text that is not part of a name
+    (宋万三位: 三位, not 万三位; 李万 …)."""
+    pattern = quantity_pattern(plan)
+    names = [to_simplified(w) for _, w in people.find(text)]
+    spans = [(m.start(), m.end()) for n in names for m in re.finditer(re.escape(n), text)]
+    pos = 0
+    while (found := pattern.search(text, pos)) is not None:
+        inside = [end for start, end in spans if start < found.end() and found.start() < end]
+        if not inside:
+            return found.group(0)
+        pos = max(max(inside), found.start() + 1)
+    return None
 
 
 def has_quantity(sentence: str, plan: Plan) -> bool:
