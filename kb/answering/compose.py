@@ -304,6 +304,12 @@ def compose_fact(ctx: _Ctx) -> Draft:
     record = top[1] if top and top[0] >= MIN_RECORD_COVERAGE else None
     if plan.asks == "who" and plan.detail.passive:
         record = _actor_record(ctx, records) or record
+    elif plan.asks == "who" and top is not None and record is not None:
+        close = _close_records(ctx, weights, records, top[0])
+        record = _actor_record(ctx, close) or record
+    elif plan.asks == "who" and plan.person_ids:  # 谁杀了甲: nothing to weigh but the act
+        record = _actor_record(ctx, [r for r in records if _acted_on(r, set(plan.person_ids))
+                                     and not isinstance(r, Relation | State)]) or record
     top_sentence = best[0][0] if best else 0.0
     if plan.asks == "how_many":  # the sentences that give a number come first
         counted = [b for b in best_sentences(about, ctx.block_of, weights, ctx.g.profile.wordings,
@@ -343,19 +349,39 @@ def compose_fact(ctx: _Ctx) -> Draft:
     return w.draft()
 
 
-def _acts(plan: Plan) -> set[str]:
-    """The characters of the question's content words (the act a 被谁 question asks about)."""
-    return {ch for word in plan.focus for ch in word if ch not in FUNCTION_CHARS}
+CLOSE_COVERAGE = 0.8
+"""Records within this share of the best coverage are equally good accounts of the scene."""
+
+
+def _close_records(ctx: _Ctx, weights: dict[str, float], records: Sequence[Record],
+                   best: float) -> list[Record]:
+    """The records that cover the question almost as well as the best one, in their order."""
+    covered = Coverage(weights, {t: _forms(t, ctx.g.profile.wordings) for t in weights})
+    return [r for r in records if covered(ctx.render(r)) >= CLOSE_COVERAGE * best]
+
+
+def _acts(ctx: _Ctx) -> set[str]:
+    """The characters of the question's content words (the act a who-question asks about); with
+    no word of two characters (谁杀了甲), its content characters."""
+    acts = {ch for word in ctx.plan.focus for ch in word if ch not in FUNCTION_CHARS}
+    if acts:
+        return acts
+    text = to_simplified(ctx.plan.cleaned)
+    for name in sorted(map(to_simplified, ctx.all_names), key=len, reverse=True):
+        text = text.replace(name, " ")
+    return {ch for ch in text if is_cjk(ch) and ch not in FUNCTION_CHARS}
 
 
 def _actor_record(ctx: _Ctx, records: Sequence[Record]) -> Event | None:
     """For 甲被谁V: the event in which the named person is acted on and someone else's role
-    names the asked act (被谁射死 → 射箭者, 被谁活捉 → 活捉者). The book and the records word the
+    names the asked act (被谁射死 → 射箭者, 被谁活捉 → 活捉者); for 谁V了X, among the records
+    that tell the scene about equally well, the one whose actor's role names the act (打虎者,
+    not the 离去者 of the walk up the hill). The book and the records word the
     outcome differently (中箭, 身亡), the actor's role keeps the verb; the record that covers the
     question's words best may name no one acting (the dying man's last words)."""
-    acts = _acts(ctx.plan)
+    acts = _acts(ctx)
     named = set(ctx.plan.person_ids)
-    if not acts or not named:
+    if not acts or (ctx.plan.detail.passive and not named):
         return None
     for record in records:
         if isinstance(record, Event) and any(
@@ -480,7 +506,7 @@ def _who(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str]
         for p in record.participants:
             if p.person not in named and not (passive and _patient(p.role)):
                 by_role.setdefault(p.role, []).append(ctx.name(p.person))
-        acting = {r: ns for r, ns in by_role.items() if passive and _acts(ctx.plan) & set(r)}
+        acting = {r: ns for r, ns in by_role.items() if _acts(ctx) & set(r)}
         by_role = acting or by_role  # 被谁射死: the archer, not the men who carried him off
         if by_role:
             return "；".join(f"{'、'.join(ns)}（{role}）" for role, ns in by_role.items())
@@ -649,10 +675,7 @@ def _named_act(ctx: _Ctx, records: Sequence[Record]) -> Record | None:
     """When the question's only content is the act between the two (甲为什么杀了乙: no word of
     two characters to weigh), the pair's relation whose label names that act, else the first
     shared event whose title does."""
-    text = to_simplified(ctx.plan.cleaned)
-    for name in sorted(map(to_simplified, ctx.all_names), key=len, reverse=True):
-        text = text.replace(name, " ")
-    acts = {ch for ch in text if is_cjk(ch) and ch not in FUNCTION_CHARS}
+    acts = _acts(ctx)
     if not acts:
         return None
     for kind in (Relation, Event):
