@@ -307,6 +307,9 @@ def compose_fact(ctx: _Ctx) -> Draft:
     elif plan.asks == "who" and top is not None and record is not None:
         close = _close_records(ctx, weights, records, top[0])
         record = _actor_record(ctx, close) or record
+    elif plan.asks == "where" and top is not None and record is not None:
+        close = _close_records(ctx, weights, records, top[0])
+        record = next((r for r in close if _headline_holds(r, plan.focus)), record)
     elif plan.asks == "who" and plan.person_ids:  # 谁杀了甲: nothing to weigh but the act
         record = _actor_record(ctx, [r for r in records if _acted_on(r, set(plan.person_ids))
                                      and not isinstance(r, Relation | State)]) or record
@@ -456,7 +459,9 @@ def _lead(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str
         if names:
             return f"{names}。{where}", quote, False
     if plan.asks == "where":
-        place = _place(record)
+        place = _place(record) or _place_then(ctx, record)
+        if place and isinstance(record, State):
+            return f"在{place}（第{record.chapter}回 {record.value}）。", quote, False
         if place and isinstance(record, Event):
             return f"在{place}{where}。{_short(record.summary)}", quote, True
         if place:
@@ -526,6 +531,29 @@ def _who(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str]
         if found:
             return "、".join(dict.fromkeys(ctx.name(p) for p in found))
     return ""
+
+
+def _headline_holds(record: Record, focus: Sequence[str]) -> bool:
+    """The record's headline (an event's title, a state's value, a relation's label) holds a
+    content word of the question: the record is about that act, not a mention of it."""
+    headline = (record.title if isinstance(record, Event) else record.value
+                if isinstance(record, State) else record.label if isinstance(record, Relation)
+                else "")
+    return any(word in headline for word in focus)
+
+
+def _place_then(ctx: _Ctx, record: Record | None) -> str | None:
+    """Where the person of a state was when it began, when the state itself names that place
+    (出家为僧, 在五台山文殊院剃度 → the place state 五台山文殊院 of that chapter)."""
+    if not isinstance(record, State):
+        return None
+    timeline = ctx.g.timelines.get(record.person)
+    if timeline is None:
+        return None
+    told = record.value + record.description  # only a place the record itself names
+    places = [s for s in timeline.states if s.kind == "place" and s.chapter <= record.chapter
+              <= (s.until_chapter or s.chapter) and s.value in told]
+    return places[-1].value if places else None
 
 
 def _place(record: Record | None) -> str | None:
