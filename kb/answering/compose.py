@@ -535,11 +535,12 @@ def _who(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str]
 
 def _headline_holds(record: Record, focus: Sequence[str]) -> bool:
     """The record's headline (an event's title, a state's value, a relation's label) holds a
-    content word of the question: the record is about that act, not a mention of it."""
+    content word of the question (a bigram of it: 刺配到 → 刺配): the record is about that act,
+    not a mention of it."""
     headline = (record.title if isinstance(record, Event) else record.value
                 if isinstance(record, State) else record.label if isinstance(record, Relation)
                 else "")
-    return any(word in headline for word in focus)
+    return any(word[i:i + 2] in headline for word in focus for i in range(len(word) - 1))
 
 
 def _place_then(ctx: _Ctx, record: Record | None) -> str | None:
