@@ -127,3 +127,52 @@ def test_which_chapter_from_the_titles(service: AskService, question: str, chapt
     r = service.ask(AskRequest(question=question))
     assert r.status == "answered" and f"第{chapter}回" in r.answer
     assert all(c.chapter == chapter for c in r.citations)
+
+
+@pytest.mark.parametrize(("question", "lead"), [
+    ("晁盖是被谁射死的？", "史文恭（射箭者）"),       # the archer, not the dying man's last words
+    ("晁天王被誰射死的", "史文恭（射箭者）"),         # nickname, traditional script
+    ("谁杀了西门庆？", "武松（杀人者）"),             # one-character act, not 'who is 西门庆'
+    ("是谁在景阳冈上打死了老虎？", "武松（打虎者）"),  # not the 离去者 of the walk up the hill
+    ("谁在野猪林救了林冲？", "鲁智深（救人者）"),
+])
+def test_who_names_the_actor_by_the_role_that_holds_the_act(service: AskService, question: str,
+                                                             lead: str) -> None:
+    r = service.ask(AskRequest(question=question))
+    assert r.status == "answered" and r.plan.asks == "who"
+    assert r.answer.splitlines()[0].startswith(lead), r.answer.splitlines()[0]
+    assert all(q.located for q in r.quotes)
+
+
+@pytest.mark.parametrize(("question", "first"), [
+    ("宋江為甚麼被刺配江州？", "原因："),       # 為甚麼 asks why like 为什么
+    ("宋江为什么杀了阎婆惜？", "原因：婆惜拿住晁盖书信"),  # the act is all the question holds
+    ("鲁智深在哪里出家？", "在五台山文殊院"),   # the status, and the place it names
+])
+def test_the_first_line_answers_what_is_asked(service: AskService, question: str,
+                                              first: str) -> None:
+    r = service.ask(AskRequest(question=question))
+    assert r.status == "answered"
+    assert r.answer.splitlines()[0].startswith(first), r.answer.splitlines()[0]
+
+
+def test_a_number_is_never_cut_out_of_a_name(service: AskService) -> None:
+    r = service.ask(AskRequest(question="梁山泊一共有多少位好汉？"))
+    assert not r.answer.startswith("万")  # 宋万三位好汉: 三位, never 万三位
+
+
+def test_kept_views_are_copied_before_a_narrower_corpus_trims_them(service: AskService,
+                                                                   whole_book: Corpus) -> None:
+    """Pairs are kept per pipeline; a search over chapters 7–11 drops the other chapters' block
+    ids from its copy only, so the whole book still cites them."""
+    from retrieval.retriever import SearchOptions
+
+    pipeline = service.pipeline
+    narrow = pipeline.gather("鲁智深和林冲是怎么认识的？", whole_book.retriever.subset(range(7, 12)),
+                             SearchOptions())
+    whole = pipeline.gather("鲁智深和林冲是怎么认识的？", whole_book.retriever, SearchOptions())
+    assert narrow.pair is not None and whole.pair is not None
+    cited = {ref.chunk_id for e in whole.pair.shared_events for ref in e.sources}
+    assert any(c and c.startswith("ch095") for c in cited)  # 乔道清, chapter 95, still there
+    kept = {ref.chunk_id for e in narrow.pair.shared_events for ref in e.sources}
+    assert not any(c and c.startswith("ch095") for c in kept)

@@ -84,3 +84,13 @@ def test_block_sharing_no_query_term_scores_zero(docs: list[list[str]], query: l
             assert scores[doc] == 0.0
         else:
             assert scores[doc] > 0.0
+
+
+def test_matched_terms_many_and_frequencies_agree_with_one_by_one() -> None:
+    docs = [["林冲", "智深", "林冲"], ["宋江"], ["智深", "禅杖"], []]
+    index = BM25Index.build(docs)
+    query = ["智深", "林冲", "没有", "智深", "禅杖"]
+    many = index.matched_terms_many(query, [0, 1, 2, 3])
+    assert many == {d: index.matched_terms(query, d) for d in range(4)}
+    assert many[0] == ["智深", "林冲"] and many[3] == []  # query order, each term once
+    assert index.document_frequencies(query) == [index.df(t) for t in query] == [2, 1, 0, 2, 1]
