@@ -139,7 +139,7 @@ def quantity_pattern(plan: Plan) -> re.Pattern[str]:
 
 def quantity_in(text: str, plan: Plan, people: PeopleIndex) -> str | None:
     """The first quantity of the asked unit in a (simplified) text that is not part of a name
-    (宋万三位: 三位, not 万三位; 李万 …)."""
+    (a name ending in 万 before 三位: the quantity is 三位, not 万三位)."""
     pattern = quantity_pattern(plan)
     names = [to_simplified(w) for _, w in people.find(text)]
     spans = [(m.start(), m.end()) for n in names for m in re.finditer(re.escape(n), text)]
