@@ -47,6 +47,10 @@ TABLE = [
     ("高俅为什么恨林冲", "pair", ["gao_qiu", "lin_chong"]),
     ("富安干了什么坏事", "open", ["fu_an"]),
     ("林冲在沧州牢城营做什么差事", "open", ["lin_chong"]),
+    ("武松做了什么？", "journey", ["wu_song"]),
+    ("李逵都干了哪些事", "journey", ["li_kui"]),
+    ("武松在景阳冈做了什么？", "open", ["wu_song"]),
+    ("林冲在野猪林干了什么", "open", ["lin_chong"]),
 ]
 
 

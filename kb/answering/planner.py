@@ -11,7 +11,9 @@ or something open. The rules (applied in this order):
 4. Two or more people → `pair` (the first two named, in question order).
 5. One person and a journey word (经历, 后来, 结局, 一路, 行踪, 怎么上, 下场 …) → `journey`,
    unless the question also carries more than `MAX_JOURNEY_DETAIL` characters of its own
-   content (打老虎那会儿手里的哨棒后来怎么了 asks about one scene, not a course of life).
+   content (打老虎那会儿手里的哨棒后来怎么了 asks about one scene, not a course of life). A bare
+   "what did he do" (做了什么, 干了哪些) is a journey only with no content of its own: 某人做了什么
+   asks for the life, 某人在某地做了什么 for the scene there.
 6. Everything else → `open`.
 
 What is asked is decided here too, once (`Plan.asks`, `Plan.moment`, `Plan.focus`), and every
@@ -48,11 +50,15 @@ Ask = Literal["chapter", "how_many", "name", "made_of", "why", "where", "when", 
               "whether", "relation", "stages", "how", "what"]
 Moment = Literal["began", "ended"]
 
+DEED_WORDS = ("做了什么", "干了什么", "做了哪些", "干了哪些", "做过什么", "干过什么", "做过哪些",
+              "干过哪些", "做了什么事", "干了什么事", "做了哪些事", "干了哪些事", "做过哪些事",
+              "干过哪些事")
+"""Journey words that ask what someone did: the whole life only when nothing narrows them."""
 JOURNEY_WORDS = (
     "经历", "后来", "结局", "下场", "一路", "行踪", "历程", "生平", "一生", "遭遇", "怎么上",
     "如何上", "怎样上", "怎么到", "去了哪", "到了哪", "去哪", "逃到", "落草", "命运", "故事",
-    "先后", "哪些地方", "经过了哪", "从东京", "路线", "最后怎样", "怎么样了", "做了什么", "干了哪些",
-    "一辈子", "阶段",
+    "先后", "哪些地方", "经过了哪", "从东京", "路线", "最后怎样", "怎么样了",
+    *DEED_WORDS, "一辈子", "阶段",
 )
 STRONG_JOURNEY_WORDS = ("经历", "阶段", "一辈子", "一生", "生平", "历程", "遭遇")
 """Words that ask for a course of life even beside some content (从江州到死都经历了什么)."""
@@ -287,6 +293,11 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
         detail_chars = content_chars(cleaned, every_name, (), place_chars)
         limit = (MAX_STRONG_JOURNEY_DETAIL if _has_any(simplified, STRONG_JOURNEY_WORDS)
                  else MAX_JOURNEY_DETAIL)
+        undone = _strip_words(simplified, DEED_WORDS)
+        if not _has_any(undone, JOURNEY_WORDS):
+            limit = 0
+            detail_chars = content_chars(" ".join(clean_query(undone).split()), every_name, (),
+                                         place_chars)
         kind = "journey" if detail_chars <= limit else "open"
     bare = _strip_words(simplified, [normalize(n) for n in every_name]).replace(" ", "")
     asks, detail = _ask(simplified, kind, len(ids), bare)
