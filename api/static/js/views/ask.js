@@ -8,6 +8,8 @@ import { setPanelHome, showRecord, quoteLink } from "../panel.js";
 import { openSource } from "../source.js";
 import { questionForm } from "../forms.js";
 
+const USED_FALLBACK = 5;
+
 let sessionId = null;
 const CITED = /「([^」]{1,200})」〔(ch\d{3}_chunk_\d{3})〕|〔(ch\d{3}_chunk_\d{3})〕/g;
 
@@ -61,7 +63,11 @@ function tracePanel(r) {
 async function answer(question, ctx) {
   const r = await api.ask(question, sessionId);
   sessionId = r.session_id;
-  const used = [...new Set([...(r.trace.plan_records || []), ...r.context.knowledge.map((k) => k.id)])];
+  // The records the answer is built from are the plan's; the packed knowledge beyond them is
+  // context the answer may not use (a hub's question packs dozens), so it stands in only when the
+  // plan chose none, and then only its best few.
+  const planned = r.trace.plan_records || [];
+  const used = [...new Set(planned.length ? planned : r.context.knowledge.slice(0, USED_FALLBACK).map((k) => k.id))];
   let graph = { nodes: [], edges: [], records: [], missing: [] };
   if (used.length) graph = await api.subgraph(used.slice(0, 200));
   const people = new Set(r.plan.person_ids);
