@@ -23,7 +23,7 @@ def register(bench_app: typer.Typer) -> None:
     ) -> None:
         """Build time, top-10 latency and the fused pipeline beside bm25s and rank_bm25 on the
         same blocks, tokens and queries; `--scale N` on an N× corpus."""
-        from retrieval.benchmark import print_report, run_benchmark
+        from benchmarks.retrieval import print_report, run_benchmark
 
         report = run_benchmark(settings(), n_queries=queries, scale=scale, builds=builds,
                                peak=peak)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrieval.benchmark import LuceneOkapi
+from benchmarks.baselines import lucene_okapi
 from retrieval.bm25 import BM25Index, code_term, lucene_idf, term_code
 
 DOCS = [["林冲", "鲁智深", "林冲"], ["鲁智深", "武松"], ["宋江"], ["林冲", "宋江", "宋江", "武松"]]
@@ -41,7 +41,7 @@ def test_agrees_with_bm25s_and_rank_bm25() -> None:
     ours = BM25Index.build(DOCS)
     theirs = bm25s.BM25(method="lucene", k1=1.2, b=0.75)
     theirs.index(DOCS, show_progress=False)
-    okapi = LuceneOkapi(DOCS, k1=1.2, b=0.75)
+    okapi = lucene_okapi(DOCS, k1=1.2, b=0.75)
     for query in (["林冲"], ["宋江", "武松"], ["鲁智深", "林冲", "宋江"]):
         assert np.allclose(ours.scores(query), theirs.get_scores(query), atol=1e-5)
         assert np.allclose(ours.scores(query), okapi.get_scores(query))

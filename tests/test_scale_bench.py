@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.retrieval import run_benchmark
 from core.settings import Settings
 from ingest.corpus import Chapter, read_corpus
 from ingest.scale import scaled_chapters, write_chapters
-from retrieval.benchmark import run_benchmark
 
 pytest_plugins = ["tests.retrieval_fixtures"]
 

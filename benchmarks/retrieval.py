@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from benchmarks.baselines import bm25s_index, lucene_okapi
 from core.settings import Settings
 from core.text import to_simplified
 from ingest.chunking import Block, chunk_corpus
@@ -115,31 +116,6 @@ def topk(scores: np.ndarray, k: int) -> np.ndarray:
     return hits[np.lexsort((hits, -scores[hits]))]
 
 
-def _bm25s(tokens: list[list[str]], k1: float, b: float) -> Any:
-    import bm25s
-
-    index = bm25s.BM25(method="lucene", k1=k1, b=b)
-    index.index(tokens, show_progress=False)
-    return index
-
-
-class LuceneOkapi:
-    """rank_bm25's BM25Okapi with Lucene's idf and without the (k1+1) factor, as we score."""
-
-    def __new__(cls, corpus: list[list[str]], k1: float, b: float) -> Any:
-        from rank_bm25 import BM25Okapi
-
-        class _Lucene(BM25Okapi):  # type: ignore[misc]
-            def _calc_idf(self, nd: dict[str, int]) -> None:
-                self.idf = {w: math.log(1 + (self.corpus_size - f + 0.5) / (f + 0.5))
-                            for w, f in nd.items()}
-
-            def get_scores(self, query: list[str]) -> np.ndarray:
-                return super().get_scores(query) / (self.k1 + 1)  # type: ignore[no-any-return]
-
-        return _Lucene(corpus, k1=k1, b=b, epsilon=0)
-
-
 def _top10(scores: np.ndarray) -> list[int]:
     rounded = np.round(scores.astype(np.float64), 4)
     order = np.lexsort((np.arange(len(rounded)), -rounded))
@@ -151,7 +127,7 @@ def build_peak_mib(cfg: Settings, scale: int) -> float:
     blocks, builds both indexes and saves the store: what `kbx ingest` does."""
     with tempfile.TemporaryDirectory(prefix="kbx-scale-") as tmp:
         command = [sys.executable, "-c",
-                   "import sys, resource; from retrieval.benchmark import _ingest_child; "
+                   "import sys, resource; from benchmarks.retrieval import _ingest_child; "
                    "_ingest_child(*sys.argv[1:]); "
                    "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)",
                    str(cfg.corpus), str(scale), str(cfg.chunk_size), tmp]
@@ -187,17 +163,17 @@ def run_benchmark(cfg: Settings, n_queries: int = 500, scale: int = 1, builds: i
     doc_tokens = {name: [analyzer(s) for s in simplified] for name, analyzer in ANALYZERS.items()}
     tokenize_s = {"wall": (time.perf_counter() - started) / len(ANALYZERS),
                   "cpu": (time.process_time() - cpu) / len(ANALYZERS)}
-    theirs = {name: _bm25s(tokens, index.k1, index.b) for name, tokens in doc_tokens.items()}
-    okapi = LuceneOkapi(doc_tokens[CHANNEL], k1=index.k1, b=index.b)
+    theirs = {name: bm25s_index(tokens, index.k1, index.b) for name, tokens in doc_tokens.items()}
+    okapi = lucene_okapi(doc_tokens[CHANNEL], k1=index.k1, b=index.b)
 
     build = {
         "ours_from_text": median_seconds(
             lambda: build_channel(simplified, CHANNEL_POSTINGS[CHANNEL]), builds),
         "python_tokens": tokenize_s,
-        "bm25s_from_tokens": median_seconds(lambda: _bm25s(doc_tokens[CHANNEL], 1.2, 0.75),
+        "bm25s_from_tokens": median_seconds(lambda: bm25s_index(doc_tokens[CHANNEL], 1.2, 0.75),
                                             builds),
         "rank_bm25_from_tokens": median_seconds(
-            lambda: LuceneOkapi(doc_tokens[CHANNEL], k1=1.2, b=0.75), builds),
+            lambda: lucene_okapi(doc_tokens[CHANNEL], k1=1.2, b=0.75), builds),
         "ours_both_channels_from_text": median_seconds(lambda: Retriever.build(blocks), builds),
     }
 
