@@ -18,13 +18,13 @@ from api.models import CorpusHealth, Health, LLMHealth, StoreHealth
 from core.errors import ProviderUnavailable
 from core.settings import Settings
 from extract.names import read_lexicon
-from extract.pipeline import LEXICON_FILE
 from kb.answering.service import AskService
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.directory import PeopleDirectory
 from kb.knowledge.graph import Neighbourhood, neighbourhood
 from kb.knowledge.loading import load_active_bundle
 from kb.knowledge.protocol import RelationProvider
+from kb.knowledge.shards import LEXICON_FILE  # not extract.pipeline's: its cue tables load slowly
 from kb.knowledge.views import LoadReport, Stats
 from providers.factory import open_provider
 from retrieval.corpus import Corpus, open_corpus
@@ -171,10 +171,29 @@ def _records(report: LoadReport) -> int:
 def open_services(settings: Settings, *, provider: RelationProvider | None = None,
                   corpus: Corpus | None = None, session_dir: Path | None = None) -> Services:
     """Open what is not given; a given provider stays the caller's to close. Sessions are kept
-    in memory, and also as files in `session_dir` when given (the CLI's follow-ups)."""
-    if corpus is None:
-        corpus = open_corpus(settings.resolved_data_dir(), settings.corpus_name, settings.corpus,
-                             settings.chunk_size)
+    in memory, and also as files in `session_dir` when given (the CLI's follow-ups).
+
+    Our own store is opened first and connects in the background (an embedded server starts
+    meanwhile) while the corpus and the bundle are read."""
+    store: RelationProvider | None = provider
+    store_error: str | None = None
+    if store is None:
+        try:
+            store = open_provider(settings)
+        except ProviderUnavailable as exc:
+            store_error = str(exc)
+        connect = getattr(store, "connect_in_background", None)  # FalkorDB's; memory has none
+        if connect is not None:
+            connect()
+    try:
+        if corpus is None:
+            corpus = open_corpus(settings.resolved_data_dir(), settings.corpus_name,
+                                 settings.corpus, settings.chunk_size)
+        bundle = load_active_bundle(settings, corpus.blocks, folds=corpus.folds)
+    except BaseException:
+        if store is not None and provider is None:
+            store.close()  # a bad corpus or bundle: stop what the background connect started
+        raise
     llm: ChatClient | None = None
     if settings.llm_configured:
         from core.llm import ChatClient
@@ -182,10 +201,13 @@ def open_services(settings: Settings, *, provider: RelationProvider | None = Non
         llm = ChatClient(settings)
     services = Services(settings, corpus, llm, session_dir=session_dir,
                         owns_provider=provider is None)
-    bundle = load_active_bundle(settings, corpus.blocks, folds=corpus.folds)
     try:
-        services.attach(provider if provider is not None else open_provider(settings), bundle)
+        if store is None:
+            raise ProviderUnavailable(store_error or "no graph store")
+        services.attach(store, bundle)
     except ProviderUnavailable as exc:
+        if store is not None and provider is None:
+            store.close()  # ours, and unusable: stop what its background connect started
         log.warning("graph store cannot be opened; serving degraded", extra={"error": str(exc)})
         services.store_error = str(exc)
     services.load_if_empty(bundle)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
 import uuid
 from collections import defaultdict
@@ -119,10 +120,33 @@ class FalkorDBProvider:
         self._server = server
         self._db: FalkorDB | None = None
         self._resolver: NameResolver | None = None
+        self._connecting: threading.Thread | None = None
 
     # -- connection and the one boundary where redis errors become domain errors
 
+    def connect_in_background(self) -> None:
+        """Find or start the server and connect in a thread, while the caller does its other
+        start-up work (the corpus, the bundle): a cold embedded server takes a few hundred
+        milliseconds to start and replay its log, which a `kbx ask` or a service start would
+        otherwise wait for afterwards. The first query joins the thread; a failure there is
+        raised again by that query, which tries once more."""
+        if self._db is None and self._connecting is None:
+            self._connecting = threading.Thread(target=self._connect_quietly, daemon=True,
+                                                name="falkordb-connect")
+            self._connecting.start()
+
+    def _connect_quietly(self) -> None:
+        try:
+            self._client()
+        except ProviderUnavailable as exc:
+            log.debug("background connect failed; the first query retries",
+                      extra={"error": str(exc)})
+
     def _client(self) -> FalkorDB:
+        connecting = self._connecting
+        if connecting is not None and connecting is not threading.current_thread():
+            connecting.join()
+            self._connecting = None
         if self._db is None:
             url = self._server.ensure_running() if self._server is not None else str(self._url)
             try:
@@ -398,6 +422,9 @@ class FalkorDBProvider:
         self._drop(self.graph_name)
 
     def close(self) -> None:
+        if self._connecting is not None:
+            self._connecting.join()
+            self._connecting = None
         if self._db is not None:
             self._db.connection.close()
             self._db.connection.connection_pool.disconnect()

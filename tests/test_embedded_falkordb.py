@@ -103,6 +103,32 @@ def test_clear_error_when_it_cannot_start(tmp_path: Path) -> None:
     assert "FALKORDB_URL" in message
 
 
+def test_background_connect_starts_the_server_and_the_first_query_joins_it(
+        server: EmbeddedServer, kb_mini_bundle: KnowledgeBundle) -> None:
+    provider = FalkorDBProvider(server=server, graph_name="kbx:background")
+    try:
+        provider.connect_in_background()
+        provider.connect_in_background()  # a second call starts nothing more
+        provider.load(kb_mini_bundle)  # joins the connect, then uses its connection
+        assert provider.stats().people == 10 and server.started_here
+    finally:
+        provider.close()
+    assert server.running() is None  # closed: the server it started is stopped
+
+
+def test_background_connect_failure_is_raised_by_the_first_query(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        blocked = EmbeddedServer(tmp_path / "falkordb", port=busy.getsockname()[1],
+                                 startup_timeout=2)
+        provider = FalkorDBProvider(server=blocked, graph_name="kbx:none")
+        provider.connect_in_background()
+        with pytest.raises(ProviderUnavailable, match="cannot start the embedded FalkorDB"):
+            provider.stats()
+        provider.close()
+
+
 def test_unreachable_external_server() -> None:
     provider = FalkorDBProvider(url=f"redis://127.0.0.1:{free_port()}", graph_name="kbx:none")
     with pytest.raises(ProviderUnavailable):
