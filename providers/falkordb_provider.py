@@ -13,7 +13,7 @@ import logging
 import threading
 import time
 import uuid
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -98,6 +98,10 @@ def _entry(row: list[Any]) -> NameEntry:
     return NameEntry(key, written, person_id, person_name, bool(primary))
 
 
+TIMELINES_KEPT = 128
+"""Parsed timelines kept per provider: a hub's (宋江, 469 events) takes tens of milliseconds to
+fetch and parse, and questions come back to the same few people again and again."""
+
 AOF_REWRITE_WAIT = 30.0
 """Seconds a load waits for the log rewrite it started (the whole book takes well under one)."""
 
@@ -121,6 +125,8 @@ class FalkorDBProvider:
         self._db: FalkorDB | None = None
         self._resolver: NameResolver | None = None
         self._connecting: threading.Thread | None = None
+        self._timelines: OrderedDict[str, Timeline] = OrderedDict()  # dropped by `load`
+        self._timelines_lock = threading.Lock()
 
     # -- connection and the one boundary where redis errors become domain errors
 
@@ -256,11 +262,23 @@ class FalkorDBProvider:
         return _states(rows[0][1])
 
     def timeline(self, person_id: str) -> Timeline:
+        """Read once per loaded graph and kept (the last `TIMELINES_KEPT`), as the names are:
+        records do not change until the next `load`, which drops them. Callers only read it."""
+        with self._timelines_lock:
+            kept = self._timelines.get(person_id)
+            if kept is not None:
+                self._timelines.move_to_end(person_id)
+                return kept
         rows = self._read(q.JOURNEY, id=person_id)
         if not rows:
             raise self._unknown_person_id(person_id)
         doc, events, states = rows[0]
-        return Timeline(_person(doc), _events(events), _states(states))
+        timeline = Timeline(_person(doc), _events(events), _states(states))
+        with self._timelines_lock:
+            self._timelines[person_id] = timeline
+            while len(self._timelines) > TIMELINES_KEPT:
+                self._timelines.popitem(last=False)
+        return timeline
 
     def journey(self, person_id: str) -> Journey:
         rows = self._read(q.STORED_JOURNEY, id=person_id)
@@ -370,6 +388,8 @@ class FalkorDBProvider:
             self._drop(staging)
             raise
         self._resolver = None
+        with self._timelines_lock:
+            self._timelines.clear()
         self._compact_log()
         log.info("graph loaded", extra={"graph": self.graph_name, **bundle.counts()})
         return LoadReport(backend=self.backend, graph=self.graph_name,
@@ -420,6 +440,9 @@ class FalkorDBProvider:
     def drop(self) -> None:
         """Delete the live graph (benchmarks use a graph of their own and drop it)."""
         self._drop(self.graph_name)
+        self._resolver = None
+        with self._timelines_lock:
+            self._timelines.clear()
 
     def close(self) -> None:
         if self._connecting is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import socket
@@ -126,6 +127,22 @@ def test_background_connect_failure_is_raised_by_the_first_query(tmp_path: Path)
         provider.connect_in_background()
         with pytest.raises(ProviderUnavailable, match="cannot start the embedded FalkorDB"):
             provider.stats()
+        provider.close()
+
+
+def test_a_load_drops_the_timelines_read_before_it(server: EmbeddedServer,
+                                                    kb_mini_bundle: KnowledgeBundle) -> None:
+    provider = FalkorDBProvider(server=server, graph_name="kbx:timelines")
+    try:
+        provider.load(kb_mini_bundle)
+        before = provider.timeline("lin_chong")
+        assert provider.timeline("lin_chong") is before  # kept: one read per loaded graph
+        renamed = [p.model_copy(update={"profile": "改过的简介"}) if p.id == "lin_chong" else p
+                   for p in kb_mini_bundle.people]
+        provider.load(dataclasses.replace(kb_mini_bundle, people=renamed))
+        after = provider.timeline("lin_chong")
+        assert after.person.profile == "改过的简介" and after.events == before.events
+    finally:
         provider.close()
 
 
