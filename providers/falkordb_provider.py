@@ -99,7 +99,7 @@ def _entry(row: list[Any]) -> NameEntry:
 
 
 TIMELINES_KEPT = 128
-"""Parsed timelines kept per provider: a hub's (宋江, 469 events) takes tens of milliseconds to
+"""Parsed timelines kept per provider: a hub's (hundreds of events) takes tens of milliseconds to
 fetch and parse, and questions come back to the same few people again and again."""
 
 AOF_REWRITE_WAIT = 30.0

@@ -9,8 +9,9 @@ from pathlib import Path
 from core.settings import DEFAULT_BUNDLE, REPO_ROOT
 from core.text import to_simplified
 
-GENERIC = ("core", "ingest", "retrieval", "kb", "providers", "extract")
-"""Packages below api and cli (whose help texts and API examples may name characters)."""
+GENERIC = ("core", "ingest", "retrieval", "kb", "providers", "extract", "benchmarks")
+"""Packages below api and cli (whose help texts and API examples may name characters), and the
+benchmarks."""
 MIN_NAME = 2
 
 
