@@ -7,6 +7,7 @@ Run it with `kbx serve`, or `uvicorn --factory api.app:create_app` (settings fro
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -14,7 +15,7 @@ from fastapi import FastAPI
 
 from api.errors import install_error_handlers
 from api.explorer import install_explorer
-from api.mcp_mount import mcp_lifespan, mount_mcp
+from api.mcp_mount import mount_mcp
 from api.middleware import RequestLog
 from api.routes import ROUTERS
 from api.services import open_services
@@ -33,10 +34,13 @@ def create_app(settings: Settings | None = None, *, provider: RelationProvider |
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         services = open_services(config, provider=provider, corpus=corpus)
         app.state.services = services
+        stop = mcp.start()
+        serving_mcp = asyncio.create_task(mcp.run(stop))  # after start-up: see api.mcp_mount
         try:
-            async with mcp_lifespan(mcp):
-                yield
+            yield
         finally:
+            stop.set()
+            await serving_mcp
             services.close()
 
     app = FastAPI(title="kbx", version="0.1.0", lifespan=lifespan,

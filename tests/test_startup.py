@@ -46,3 +46,10 @@ def test_eval_strategies_follow_the_retriever() -> None:
     from retrieval.retriever import STRATEGIES
 
     assert (*STRATEGIES, "kb") == EVAL_STRATEGIES
+
+
+def test_the_app_is_built_without_the_mcp_sdk() -> None:
+    """The MCP SDK (about a second of CPU to import) loads in the lifespan's own task, after the
+    app serves: building the app does not load it."""
+    code = "from api.app import create_app\ncreate_app()"
+    assert _loaded(code, ("mcp", "api.mcp_server")) == []
