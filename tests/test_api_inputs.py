@@ -98,7 +98,7 @@ def test_the_document_shows_the_corpus_chapters(client: httpx.Client) -> None:
 
 @pytest.mark.parametrize(("path", "field"), [
     ("/kb/records/{}", "record_id"), ("/kb/people/{}", "person"), ("/kb/journey/{}", "person"),
-    ("/chunks/{}", "chunk_id")])
+    ("/chunks/{}", "chunk_id"), ("/kb/graph/{}", "person"), ("/kb/people/{}/events", "person")])
 def test_long_path_ids_are_refused_without_an_echo(client: httpx.Client, path: str,
                                                    field: str) -> None:
     body = refused(client.get(path.format("x" * 101)), 422, field)
@@ -114,6 +114,13 @@ def test_long_path_ids_are_refused_without_an_echo(client: httpx.Client, path: s
     ("/kb/path", {"a": "林冲", "b": "x" * 5000}, "b"),
     ("/search", {"q": "林" * 501}, "q"),
     ("/search", {"q": QUESTION, "chapters": "7," * 150 + "7"}, "chapters"),
+    ("/kb/suggest", {"q": "林" * 51}, "q"),
+    ("/kb/subgraph", {"records": ["lin_chong"] * 201}, "records"),
+    ("/kb/subgraph", {"records": "x" * 101}, "records.0"),
+    ("/kb/journey/林冲", {"stage": "1", "offset": "100001"}, "offset"),
+    ("/kb/journey/林冲", {"stage": "1001"}, "stage"),
+    ("/kb/journey/林冲", {"stage": "1", "limit": "100000"}, "limit"),
+    ("/chunks/ch007_chunk_004", {"quote": "林" * 501}, "quote"),
 ])
 def test_long_query_parameters_are_422(client: httpx.Client, path: str,
                                        params: dict[str, str], field: str) -> None:
@@ -131,6 +138,10 @@ def test_long_query_parameters_are_422(client: httpx.Client, path: str,
     ("GET", "/kb/path", {"a": "林冲", "b": "\x85"}, "b"),
     ("GET", "/search", {"q": "\x1c"}, "q"),
     ("GET", "/search", {"q": "林冲\x00"}, "q"),
+    ("GET", "/kb/graph/林\x00冲", None, "person"),
+    ("GET", "/kb/suggest", {"q": "林\x00"}, "q"),
+    ("GET", "/kb/subgraph", {"records": "lin_chong\x1b"}, "records.0"),
+    ("GET", "/chunks/ch007_chunk_004", {"quote": "林冲\x00"}, "quote"),
 ])
 def test_control_characters_are_422_before_any_query(client: httpx.Client, method: str,
                                                      path: str, params: dict[str, str] | None,
@@ -215,12 +226,14 @@ def test_store_errors_name_no_port_path_or_engine(degraded: httpx.Client) -> Non
     health = degraded.get("/health")
     assert health.status_code == 200 and health.json()["status"] == "degraded"
     bodies = [health.text]
-    for path in ("/kb/people", "/kb/people/林冲", "/kb/pair?a=林冲&b=鲁智深"):
+    for path in ("/kb/people", "/kb/people/林冲", "/kb/pair?a=林冲&b=鲁智深", "/kb/graph/林冲",
+                 "/kb/journey/林冲?stage=1&limit=5", "/kb/subgraph?records=lin_chong"):
         response = degraded.get(path)
         refused(response, 503)
         assert response.headers.get("retry-after") == "1"
         bodies.append(response.text)
     bodies.append(degraded.post("/ask", json={"question": QUESTION}).text)
+    assert degraded.get("/kb/suggest?q=林").status_code == 200  # names need no graph
     for text in bodies:
         for leak in ("127.0.0.1", "redis", "FalkorDB", "Errno", "refused", "pw-secret",
                      str(STORE_PORT), str(Path.cwd())):

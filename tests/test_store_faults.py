@@ -35,6 +35,8 @@ pytestmark = pytest.mark.falkordb
 PAIR = "/kb/pair?a=林冲&b=鲁智深"
 SEARCH = "/search?q=林冲和鲁智深怎么认识"
 HEALTH = "/health"
+GRAPH = "/kb/graph/林冲"
+PAGE = "/kb/journey/林冲?stage=1&limit=5"
 GRAPH_TIMEOUT = 1.0
 
 
@@ -91,7 +93,7 @@ def test_sigstop_of_the_embedded_server_under_traffic(embedded: tuple[httpx.Clie
                                                       ) -> None:
     http, data_dir = embedded
     pid = server_pid(data_dir)
-    with Traffic(str(http.base_url), [PAIR, PAIR, PAIR, SEARCH, HEALTH]) as traffic:
+    with Traffic(str(http.base_url), [PAIR, PAIR, PAIR, GRAPH, PAGE, SEARCH, HEALTH]) as traffic:
         time.sleep(0.5)
         stopped = time.monotonic()
         os.kill(pid, signal.SIGSTOP)
@@ -104,6 +106,10 @@ def test_sigstop_of_the_embedded_server_under_traffic(embedded: tuple[httpx.Clie
     hung = traffic.of(PAIR, stopped, resumed)
     assert {a.status for a in hung} <= {200, 503} and 503 in {a.status for a in hung}
     assert max(a.seconds for a in hung) < GRAPH_TIMEOUT + 0.5
+    for explorer in (GRAPH, PAGE):  # the explorer's routes are bounded the same way
+        seen = traffic.of(explorer, stopped, resumed)
+        assert seen and {a.status for a in seen} <= {200, 503}
+        assert max(a.seconds for a in seen) < GRAPH_TIMEOUT + 0.5
     assert max(a.seconds for a in traffic.of(HEALTH, stopped, resumed)) < 1.0
     degraded = [a for a in traffic.of(HEALTH, stopped + 1.0, resumed)]
     assert degraded, "no health answer while the store was stopped"
