@@ -5,6 +5,7 @@
     .venv/bin/python scripts/fault_drill.py stop      # SIGSTOP of it for 10 s under traffic
     .venv/bin/python scripts/fault_drill.py loads     # 20 loads killed with kill -9 mid-way
     .venv/bin/python scripts/fault_drill.py inputs    # the oversize inputs; the service's memory
+    .venv/bin/python scripts/fault_drill.py security  # clients without the password; modes
     .venv/bin/python scripts/fault_drill.py all
 
 Settings come from the environment (KBX_DATA_DIR …) with the whole book ingested, extracted
@@ -17,8 +18,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pwd
+import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import threading
@@ -410,7 +414,85 @@ def drill_inputs() -> dict[str, Any]:
                       for n, s, b in cases]}
 
 
-DRILLS = {"kill": drill_kill, "stop": drill_stop, "loads": drill_loads, "inputs": drill_inputs}
+INTRUDER = """
+import json, os, socket, sys
+directory, port = sys.argv[1], int(sys.argv[2])
+seen = {}
+for name in ("server.json", "password", "redis.conf", "appendonlydir"):
+    path = os.path.join(directory, name)
+    try:
+        seen[name] = "listed" if os.path.isdir(path) and os.listdir(path) else (
+            "read" if open(path).read() is not None else "")
+    except OSError as exc:
+        seen[name] = type(exc).__name__
+for command in (("GRAPH.RO_QUERY", sys.argv[3], "MATCH (n) RETURN count(n)"),
+                ("GRAPH.QUERY", sys.argv[3], "CREATE (:Owned)"), ("DEL", sys.argv[3])):
+    wire = f"*{len(command)}\\r\\n" + "".join(
+        f"${len(part.encode())}\\r\\n{part}\\r\\n" for part in command)
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(wire.encode())
+        seen[command[0]] = sock.recv(200).decode(errors="replace").split("\\r\\n")[0]
+print(json.dumps(seen))
+"""
+"""What a second local user tries (a plain system python, the redis protocol by hand)."""
+
+
+def drill_security() -> dict[str, Any]:
+    """The store of the configured data dir: a client without the password (and with a wrong
+    one) reads, writes and deletes nothing; the directory is 0700 and its files 0600; as root,
+    the user `nobody` tries the files and the port."""
+    settings = Settings()
+    provider = open_provider(settings)
+    assert isinstance(provider, FalkorDBProvider), "the drill needs FalkorDB"
+    graph = provider.graph_name
+    try:
+        before = provider.stats()
+        state = read_state(store_dir())
+        assert state is not None
+        refused: dict[str, str] = {}
+        for password in (None, "wrong-password"):
+            with probe_client(state.port, password, 2.0) as client:
+                for command in (("GRAPH.RO_QUERY", graph, "MATCH (n) RETURN count(n)"),
+                                ("GRAPH.QUERY", graph, "CREATE (:Owned)"), ("DEL", graph),
+                                ("FLUSHALL",), ("CONFIG", "GET", "dir")):
+                    key = f"{command[0]} ({'no' if password is None else 'wrong'} password)"
+                    try:
+                        client.execute_command(*command)
+                        refused[key] = "ANSWERED"
+                    except Exception as exc:  # noqa: BLE001 - the refusal is the figure
+                        refused[key] = type(exc).__name__
+        after = provider.stats()
+        modes = {"directories_not_0700": [], "files_not_0600": []}
+        for root, _dirs, files in os.walk(store_dir()):
+            if stat.S_IMODE(os.stat(root).st_mode) != 0o700:
+                modes["directories_not_0700"].append(root)
+            for name in files:
+                path = os.path.join(root, name)
+                if stat.S_IMODE(os.stat(path).st_mode) != 0o600:
+                    modes["files_not_0600"].append(path)
+        second_user: dict[str, Any] | str = "not run (needs root and a system python3)"
+        python = shutil.which("python3", path="/usr/bin:/bin")
+        if os.geteuid() == 0 and python is not None:
+            nobody = pwd.getpwnam("nobody")
+
+            def become_nobody() -> None:
+                os.setgroups([])
+                os.setgid(nobody.pw_gid)
+                os.setuid(nobody.pw_uid)
+
+            run = subprocess.run([python, "-c", INTRUDER, str(store_dir().resolve()),
+                                  str(state.port), graph], capture_output=True, text=True,
+                                 timeout=60, preexec_fn=become_nobody, cwd="/",
+                                 env={"PATH": "/usr/bin:/bin"})
+            second_user = json.loads(run.stdout) if run.returncode == 0 else run.stderr[-300:]
+    finally:
+        provider.close()
+    return {"refused": refused, "graph_unchanged": before == after, **modes,
+            "user_nobody": second_user}
+
+
+DRILLS = {"kill": drill_kill, "stop": drill_stop, "loads": drill_loads, "inputs": drill_inputs,
+          "security": drill_security}
 
 
 def main() -> None:
