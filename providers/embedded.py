@@ -55,6 +55,8 @@ KEEPER_LOG = "keeper.log"
 FAILED_FILE = "start.failed"
 LEASES = "leases"
 HOST = "127.0.0.1"
+PORT_WAIT = 1.0
+"""Seconds a replacement server waits for its predecessor's port before it takes another."""
 AOF_DIR = "appendonlydir"
 
 
@@ -88,6 +90,17 @@ def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((HOST, 0))
         return int(sock.getsockname()[1])
+
+
+def _free_soon(port: int, wait: float) -> bool:
+    """Whether `port` is free now or within `wait` seconds: a killed server's port may stay
+    bound for a moment by the child it forked (an append-only file rewrite) until that exits."""
+    deadline = time.monotonic() + wait
+    while not port_is_free(port):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.02)
+    return True
 
 
 def port_is_free(port: int) -> bool:
@@ -290,7 +303,7 @@ class EmbeddedServer:
     def _start(self, prefer: int = 0) -> ServerState:
         make_private(self.directory)
         fixed = self.port or prefer
-        ports = [fixed] if fixed and port_is_free(fixed) else []
+        ports = [fixed] if fixed and _free_soon(fixed, PORT_WAIT if prefer else 0.0) else []
         if self.port and not ports:
             ports = [self.port]  # the configured port: fail clearly if it is taken
         while len(ports) < 3 and not self.port:
