@@ -16,7 +16,9 @@ from fastapi import FastAPI
 from api.errors import install_error_handlers
 from api.explorer import install_explorer
 from api.mcp_mount import mount_mcp
-from api.middleware import RequestLog
+from api.middleware import BodyLimit, RequestLog
+from api.openapi import install_openapi
+from api.responses import responses
 from api.routes import ROUTERS
 from api.services import open_services
 from core.settings import Settings
@@ -32,7 +34,7 @@ def create_app(settings: Settings | None = None, *, provider: RelationProvider |
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        services = open_services(config, provider=provider, corpus=corpus)
+        services = open_services(config, provider=provider, corpus=corpus, supervise=True)
         app.state.services = services
         stop = mcp.start()
         serving_mcp = asyncio.create_task(mcp.run(stop))  # after start-up: see api.mcp_mount
@@ -43,12 +45,16 @@ def create_app(settings: Settings | None = None, *, provider: RelationProvider |
             await serving_mcp
             services.close()
 
-    app = FastAPI(title="kbx", version="0.1.0", lifespan=lifespan,
-                  description="水浒传 knowledge exploration: every answer traced to source text.")
+    app = FastAPI(title="kbx", version="0.1.0", lifespan=lifespan, redirect_slashes=False,
+                  responses=responses(500),
+                  description="水浒传 knowledge exploration: every answer traced to source text. "
+                              "Every error answers with the ErrorBody shape.")
     install_error_handlers(app)
     app.add_middleware(RequestLog)
+    app.add_middleware(BodyLimit, limit=config.max_body_bytes)
     for router in ROUTERS:
         app.include_router(router)
     mcp = mount_mcp(app, config, lambda: app.state.services)
     install_explorer(app)
+    install_openapi(app, config)
     return app

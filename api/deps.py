@@ -8,11 +8,10 @@ from typing import Annotated
 from fastapi import Depends, Header, Request
 
 from api.errors import AdminDisabled, Unauthorized
+from api.inputs import parse_chapters
 from api.services import Services
-from core.errors import CorpusError, QueryRejected
 from core.settings import Settings
 from core.validation import checked_question
-from ingest.corpus import parse_chapter_range
 from kb.answering.service import AskService
 from kb.knowledge.directory import PeopleDirectory
 from kb.knowledge.protocol import RelationProvider
@@ -24,7 +23,7 @@ MIN_BUDGET = 100
 MAX_BLOCKS = 50
 
 
-def get_services(request: Request) -> Services:
+async def get_services(request: Request) -> Services:
     services: Services = request.app.state.services
     return services
 
@@ -32,23 +31,23 @@ def get_services(request: Request) -> Services:
 ServicesDep = Annotated[Services, Depends(get_services)]
 
 
-def get_settings(services: ServicesDep) -> Settings:
+async def get_settings(services: ServicesDep) -> Settings:
     return services.settings
 
 
-def get_corpus(services: ServicesDep) -> Corpus:
+async def get_corpus(services: ServicesDep) -> Corpus:
     return services.corpus
 
 
-def get_provider(services: ServicesDep) -> RelationProvider:
+async def get_provider(services: ServicesDep) -> RelationProvider:
     return services.require_provider()
 
 
-def get_asker(services: ServicesDep) -> AskService:
+async def get_asker(services: ServicesDep) -> AskService:
     return services.require_asker()
 
 
-def get_directory(services: ServicesDep) -> PeopleDirectory:
+async def get_directory(services: ServicesDep) -> PeopleDirectory:
     return services.require_directory()
 
 
@@ -65,20 +64,13 @@ def check_question(field: str, text: str, settings: Settings) -> None:
 
 
 def chapter_selection(spec: str | None, corpus: Corpus) -> set[int] | None:
-    """`7-11` or `7,9,12-14` → the chapters, which must be in the corpus; None = all."""
-    try:
-        selected = parse_chapter_range(spec)
-    except CorpusError:
-        raise QueryRejected(f"chapters: cannot read {spec!r} (use e.g. 7-11 or 7,9,12-14)"
-                            ) from None
-    if selected is not None and not selected & corpus.chapters.keys():
-        raise QueryRejected(f"chapters: none of {spec!r} is in the corpus")
-    return selected
+    """`7-11` or `7,9,12-14` → the chapters, every one within the corpus; None = all."""
+    return None if spec is None else parse_chapters(spec, corpus.chapters)
 
 
-def require_admin(services: ServicesDep,
-                  x_api_key: Annotated[str | None, Header(description="the KBX_API_KEY")] = None
-                  ) -> None:
+async def require_admin(
+        services: ServicesDep,
+        x_api_key: Annotated[str | None, Header(description="the KBX_API_KEY")] = None) -> None:
     """401 for a missing or wrong key (one shared key: no caller is known to be refused, so no
     403); 503 when no key is configured, so that admin routes are never open by default."""
     expected = services.settings.api_key

@@ -2,15 +2,18 @@
 
 One `MCPServer` is built over a way to reach the running `Services`: `kbx mcp` opens them itself
 and speaks stdio; the app mounts the same server at `/mcp` (streamable HTTP) over the services
-its lifespan opened. Tools take typed arguments and return the API's own pydantic models, so the
+its lifespan opened. Tools that read the graph run in the service's graph pool, as the HTTP
+routes do, so a dead or hung store fails them fast (a tool error) and never holds up the server's
+shared threads. Tools take typed arguments and return the API's own pydantic models, so the
 SDK publishes an input and an output schema for each. A bad name or id is a tool error whose
 text names the argument and the closest known names, never a traceback.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -19,8 +22,8 @@ from pydantic import BaseModel, Field
 from api.models import ChunkView
 from api.routes.chunks import MAX_QUOTE_CHARS, chunk_view
 from api.routes.knowledge import find_person as resolve_person
-from api.services import Services
-from core.errors import KBError, NotFound, QueryRejected
+from api.services import UNAVAILABLE, Services
+from core.errors import KBError, NotFound, ProviderUnavailable
 from kb.answering.answer_models import AskRequest, Citation, PlanView, QuoteCheck, StageNote
 from kb.knowledge.directory import MAX_SUGGESTIONS, NameMatch
 from kb.knowledge.journey import journey_of
@@ -35,6 +38,8 @@ INSTRUCTIONS = (
     "are verbatim passages of source blocks (ids like ch007_chunk_004); source_block opens one.")
 
 MAX_EVIDENCE = 20
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class People(BaseModel):
@@ -77,7 +82,11 @@ class Answer(BaseModel):
 
 
 def _tool_error(exc: Exception) -> ToolError:
-    """The domain error's own message (a NotFound already names the closest names)."""
+    """The domain error's own message (a NotFound already names the closest names); a store
+    failure says only that the store is unavailable (its cause, with ports, goes to the log)."""
+    if isinstance(exc, ProviderUnavailable):
+        log.warning("mcp tool: graph store unavailable", extra={"error": str(exc)})
+        return ToolError(UNAVAILABLE)
     return ToolError(str(exc))
 
 
@@ -86,11 +95,19 @@ def build_mcp_server(services: Callable[[], Services]) -> MCPServer:
     server: MCPServer = MCPServer("kbx", instructions=INSTRUCTIONS, version="0.1.0",
                                   log_level="WARNING")
 
+    async def in_pool(work: Callable[[], T]) -> T:
+        """Graph work in the graph pool; every domain error becomes a tool error."""
+        try:
+            return await services().graph(work)
+        except KBError as exc:
+            raise _tool_error(exc) from None
+
     def person_id(argument: str, name: str) -> str:
+        """Called inside the pool: a miss names the argument and the closest names."""
         try:
             return resolve_person(services().require_provider(), name).id
         except NotFound as exc:
-            raise _tool_error(NotFound(f"{argument}: {exc}", exc.suggestions)) from None
+            raise NotFound(f"{argument}: {exc}", exc.suggestions) from None
 
     @server.tool(description="People a name, alias, nickname or star name may mean (prefix "
                              "first), with their aliases, group and first chapter.")
@@ -103,40 +120,29 @@ def build_mcp_server(services: Callable[[], Services]) -> MCPServer:
 
     @server.tool(description="What connects two people: relations both ways (with types, "
                              "chapters and quotes) and shared events in book order.")
-    def pair(a: Annotated[str, Field(min_length=1, max_length=100)],
-             b: Annotated[str, Field(min_length=1, max_length=100)]) -> Pair:
-        ids = person_id("a", a), person_id("b", b)
-        try:
-            return services().require_provider().pair(*ids)
-        except KBError as exc:
-            raise _tool_error(exc) from None
+    async def pair(a: Annotated[str, Field(min_length=1, max_length=100)],
+                   b: Annotated[str, Field(min_length=1, max_length=100)]) -> Pair:
+        return await in_pool(lambda: services().require_provider().pair(person_id("a", a),
+                                                                        person_id("b", b)))
 
     @server.tool(description="A person's story as stages in book order, each with chapters, "
                              "events, states and source quotes.")
-    def journey(person: Annotated[str, Field(min_length=1, max_length=100)]) -> Journey:
-        pid = person_id("person", person)
-        try:
-            return journey_of(services().require_provider(), pid)
-        except KBError as exc:
-            raise _tool_error(exc) from None
+    async def journey(person: Annotated[str, Field(min_length=1, max_length=100)]) -> Journey:
+        return await in_pool(lambda: journey_of(services().require_provider(),
+                                                person_id("person", person)))
 
     @server.tool(description="The shortest chain of relations between two people.")
-    def path(a: Annotated[str, Field(min_length=1, max_length=100)],
-             b: Annotated[str, Field(min_length=1, max_length=100)],
-             max_hops: Annotated[int, Field(ge=1, le=MAX_HOPS)] = MAX_HOPS) -> PathResult:
-        ids = person_id("a", a), person_id("b", b)
-        try:
-            return services().require_provider().path(*ids, max_hops)
-        except KBError as exc:
-            raise _tool_error(exc) from None
+    async def path(a: Annotated[str, Field(min_length=1, max_length=100)],
+                   b: Annotated[str, Field(min_length=1, max_length=100)],
+                   max_hops: Annotated[int, Field(ge=1, le=MAX_HOPS)] = MAX_HOPS) -> PathResult:
+        return await in_pool(lambda: services().require_provider().path(
+            person_id("a", a), person_id("b", b), max_hops))
 
     @server.tool(description="Any record (person, event, relation, state, chapter) by id, with "
                              "its linked records and sources.")
-    def record(record_id: Annotated[str, Field(min_length=1, max_length=200)]) -> RecordView:
-        try:
-            return services().require_provider().record(record_id)
-        except KBError as exc:
-            raise _tool_error(exc) from None
+    async def record(record_id: Annotated[str, Field(min_length=1, max_length=200)]
+                     ) -> RecordView:
+        return await in_pool(lambda: services().require_provider().record(record_id))
 
     @server.tool(description="One source block's original text, chapter and neighbours; with a "
                              "quote, where it lies in the text (empty highlights: not there).")
@@ -174,15 +180,10 @@ def build_mcp_server(services: Callable[[], Services]) -> MCPServer:
 
     @server.tool(description="Answer a question about the novel from the knowledge graph and the "
                              "source text: the answer, its citations and a check of every quote.")
-    def ask(question: Annotated[str, Field(min_length=1, max_length=500)],
-            session_id: Annotated[str | None, Field(max_length=100)] = None) -> Answer:
-        try:
-            response = services().require_asker().ask(AskRequest(question=question,
-                                                                 session_id=session_id))
-        except QueryRejected as exc:
-            raise ToolError(str(exc)) from None
-        except KBError as exc:
-            raise _tool_error(exc) from None
+    async def ask(question: Annotated[str, Field(min_length=1, max_length=500)],
+                  session_id: Annotated[str | None, Field(max_length=100)] = None) -> Answer:
+        request = AskRequest(question=question, session_id=session_id)
+        response = await in_pool(lambda: services().require_asker().ask(request))
         return Answer(status=response.status, answer=response.answer, reason=response.reason,
                       mode=response.mode, session_id=response.session_id, plan=response.plan,
                       citations=response.citations, quotes=response.quotes,

@@ -1,11 +1,15 @@
-"""One structured log line per request: method, path, status, milliseconds (no query, no headers)."""
+"""ASGI middleware: one structured log line per request (method, path, status, milliseconds; no
+query, no headers), and the request-body limit."""
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from api.errors import BodyTooLarge
 
 log = logging.getLogger("kbx.api.access")
 
@@ -47,3 +51,45 @@ class RequestLog:
         finally:
             if not logged:
                 write()
+
+
+class BodyLimit:
+    """Request bodies over `limit` bytes get 413 without being read whole.
+
+    A declared `Content-Length` over the limit is refused before a byte of the body is read;
+    a body sent without one (chunked) is counted as the app reads it, and reading stops at the
+    first chunk that crosses the limit. Either way the service holds at most `limit` bytes."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or ()).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self._refuse(send)
+            return
+        received = 0
+
+        async def counted() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    raise BodyTooLarge(self.limit)
+            return message
+
+        await self.app(scope, counted, send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps({"detail": f"request body larger than {self.limit} bytes",
+                           "suggestions": [], "errors": []}).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode()),
+                                (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": body})

@@ -4,9 +4,36 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
+from api.inputs import MAX_ID, MAX_TEXT, NAME_PATTERN, TEXT_PATTERN
+from kb.answering.answer_models import AskRequest
 from kb.knowledge.views import EventView, LoadReport, Neighbor, PersonView, StateView, Stats
+
+
+class AskBody(AskRequest):
+    """The body of `POST /ask`: an `AskRequest` within the API's bounds. Numbers must be JSON
+    integers (`false` is not 0), text holds no control characters, the question holds at most
+    `max_question_chars` characters (the document shows the configured figure)."""
+
+    question: str = Field(min_length=1, max_length=MAX_TEXT, pattern=TEXT_PATTERN,
+                          description="the question, simplified or traditional",
+                          examples=["鲁智深和林冲怎么认识？"])
+    session_id: str | None = Field(default=None, max_length=MAX_ID, pattern=NAME_PATTERN,
+                                   description="continue this session (from an earlier answer)")
+    budget: int | None = Field(default=None, ge=100, le=32000,
+                               description="evidence token budget")
+    max_blocks: int | None = Field(default=None, ge=1, le=50)
+    knowledge_budget: int | None = Field(default=None, ge=0, le=20000)
+
+    @field_validator("budget", "max_blocks", "knowledge_budget", mode="before")
+    @classmethod
+    def json_integer(cls, value: object) -> object:
+        """A JSON integer (an integral 5.0 included, as JSON Schema has it) or null, never a
+        boolean or a string: `false` must not be read as 0."""
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+            raise ValueError("must be an integer")
+        return value
 
 
 class FieldError(BaseModel):

@@ -2,18 +2,25 @@
 
 Shared by the API lifespan and the `kbx ask` / `kbx bench ask` commands. The graph store may be
 unreachable: the service then runs degraded (health says so, store-backed routes answer 503)
-instead of refusing to start.
+instead of refusing to start. In the API (`supervise=True`) a `Supervisor` watches the store and
+brings it back (a dead embedded server is started again), and graph work runs in its own bounded
+pool (`GraphPool`), so a dead or hung store never holds up the routes that do not need it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import logging
 import threading
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
+from api.graph_pool import GraphPool
 from api.models import CorpusHealth, Health, LLMHealth, StoreHealth
 from core.errors import ProviderUnavailable
 from core.settings import Settings
@@ -27,12 +34,22 @@ from kb.knowledge.protocol import RelationProvider
 from kb.knowledge.shards import LEXICON_FILE  # not extract.pipeline's: its cue tables load slowly
 from kb.knowledge.views import LoadReport, Stats
 from providers.factory import open_provider
+from providers.falkordb_provider import FalkorDBProvider
+from providers.supervisor import Supervisor
 from retrieval.corpus import Corpus, open_corpus
 
 if TYPE_CHECKING:  # the OpenAI client loads only when an LLM is configured
     from core.llm import ChatClient
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+UNAVAILABLE = "the graph store is unavailable; try again shortly"
+"""What callers are told; the cause (with ports, paths and engine messages) goes to the log."""
+HEALTH_WAIT = 0.5
+"""Seconds /health waits for fresh store figures before it answers with the last ones."""
+STATS_TTL = 2.0
+"""Seconds the store figures of /health are reused."""
 
 
 def is_empty(stats: Stats) -> bool:
@@ -53,7 +70,13 @@ class Services:
     session_dir: Path | None = None
     store_error: str | None = None
     owns_provider: bool = True
+    supervisor: Supervisor | None = None
+    pool: GraphPool | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _stats: tuple[float, Stats] | None = field(default=None, repr=False)
+    _stats_refresh: concurrent.futures.Future[Stats] | None = field(default=None, repr=False)
+    _stats_executor: concurrent.futures.ThreadPoolExecutor | None = field(default=None,
+                                                                          repr=False)
 
     def require_provider(self) -> RelationProvider:
         if self.provider is None:
@@ -69,6 +92,13 @@ class Services:
         if self.directory is None:
             raise ProviderUnavailable(f"graph store unavailable: {self.store_error}")
         return self.directory
+
+    async def graph(self, work: Callable[[], T]) -> T:
+        """Run graph work in the graph pool; without one (`kbx mcp` over stdio, tests of the
+        services alone) in a thread of its own, never on the event loop."""
+        if self.pool is None:
+            return await asyncio.to_thread(work)
+        return await self.pool.run(work)
 
     def attach(self, provider: RelationProvider, bundle: KnowledgeBundle) -> None:
         """Serve from this store, answering from this bundle."""
@@ -89,6 +119,16 @@ class Services:
         except ProviderUnavailable as exc:
             log.warning("graph store unreachable; serving degraded", extra={"error": str(exc)})
 
+    def remove_stale_staging(self) -> None:
+        """Staging graphs left by interrupted loads go at start (and at every load)."""
+        if not isinstance(self.provider, FalkorDBProvider):
+            return
+        try:
+            if self.provider.remove_stale_staging():
+                self.provider.compact_log()
+        except ProviderUnavailable as exc:
+            log.warning("stale staging graphs not checked", extra={"error": str(exc)})
+
     def reload(self) -> LoadReport:
         """Validate the bundle, then replace the graph atomically (the store keeps the old graph
         when validation or loading fails) and hand the bundle to the AskService; one at a time.
@@ -102,12 +142,14 @@ class Services:
             self.require_asker().reload(bundle)
             self.directory = people_directory(self.settings, bundle)
             self.graphs.clear()
-        self.graphs.clear()
+            self._stats = None
         log.info("bundle reloaded", extra={"records": _records(report)})
         return report
 
-    def health(self) -> Health:
-        store = self._store_health()
+    # -- /health: within a second, whatever the store does
+
+    async def health(self) -> Health:
+        store = await self._store_health()
         degraded = store.stats is None or is_empty(store.stats)
         return Health(status="degraded" if degraded else "ok", store=store,
                       llm=LLMHealth(configured=self.settings.llm_configured,
@@ -115,13 +157,50 @@ class Services:
                       corpus=CorpusHealth(chapters=len(self.corpus.chapters),
                                           blocks=len(self.corpus.blocks)))
 
-    def _store_health(self) -> StoreHealth:
+    async def _store_health(self) -> StoreHealth:
+        """The supervisor says whether the store answers; the figures come from a thread of
+        their own (never the graph pool), at most one refresh at a time, waited for at most
+        HEALTH_WAIT seconds: a hung store leaves the last figures, marked unreachable."""
+        if self.provider is None or (self.supervisor is not None and not self.supervisor.up):
+            if self.provider is not None and self.supervisor is not None:
+                log.info("health: graph store down", extra={"error": self.supervisor.reason})
+            return StoreHealth(reachable=False, error=UNAVAILABLE)
+        if self._stats_executor is None:  # the CLI: no threads, no cache
+            try:
+                return StoreHealth(reachable=True, stats=self.provider.stats())
+            except ProviderUnavailable:
+                return StoreHealth(reachable=False, error=UNAVAILABLE)
+        cached = self._stats
+        if cached is not None and time.monotonic() - cached[0] < STATS_TTL:
+            return StoreHealth(reachable=True, stats=cached[1])
+        refresh = self._stats_refresh
+        if refresh is None or refresh.done():
+            refresh = self._stats_executor.submit(self._fresh_stats)
+            self._stats_refresh = refresh
+        waiting = asyncio.wrap_future(refresh)
+        waiting.add_done_callback(_retrieved)  # a late failure is not "never retrieved"
         try:
-            return StoreHealth(reachable=True, stats=self.require_provider().stats())
+            stats = await asyncio.wait_for(asyncio.shield(waiting), HEALTH_WAIT)
+        except TimeoutError:
+            return StoreHealth(reachable=False, stats=cached[1] if cached else None,
+                               error="the graph store did not answer in time")
         except ProviderUnavailable as exc:
-            return StoreHealth(reachable=False, error=str(exc))
+            log.info("health: graph store failed", extra={"error": str(exc)})
+            return StoreHealth(reachable=False, error=UNAVAILABLE)
+        return StoreHealth(reachable=True, stats=stats)
+
+    def _fresh_stats(self) -> Stats:
+        stats = self.require_provider().stats()
+        self._stats = (time.monotonic(), stats)
+        return stats
 
     def close(self) -> None:
+        if self.supervisor is not None:
+            self.supervisor.close()
+        if self.pool is not None:
+            self.pool.close()
+        if self._stats_executor is not None:
+            self._stats_executor.shutdown(wait=False, cancel_futures=True)
         if self.llm is not None:
             self.llm.close()
         if self.provider is not None and self.owns_provider:
@@ -164,17 +243,24 @@ def people_directory(settings: Settings, bundle: KnowledgeBundle) -> PeopleDirec
                            weights={e.id: float(e.mentions) for e in entries if e.mentions})
 
 
+def _retrieved(future: asyncio.Future[Stats]) -> None:
+    if not future.cancelled():
+        future.exception()
+
+
 def _records(report: LoadReport) -> int:
     return report.people + report.events + report.relations + report.states + report.chapters
 
 
 def open_services(settings: Settings, *, provider: RelationProvider | None = None,
-                  corpus: Corpus | None = None, session_dir: Path | None = None) -> Services:
+                  corpus: Corpus | None = None, session_dir: Path | None = None,
+                  supervise: bool = False) -> Services:
     """Open what is not given; a given provider stays the caller's to close. Sessions are kept
     in memory, and also as files in `session_dir` when given (the CLI's follow-ups).
 
     Our own store is opened first and connects in the background (an embedded server starts
-    meanwhile) while the corpus and the bundle are read."""
+    meanwhile) while the corpus and the bundle are read. `supervise` (the API) adds the store's
+    supervisor, the graph pool and the health cache."""
     store: RelationProvider | None = provider
     store_error: str | None = None
     if store is None:
@@ -210,5 +296,15 @@ def open_services(settings: Settings, *, provider: RelationProvider | None = Non
             store.close()  # ours, and unusable: stop what its background connect started
         log.warning("graph store cannot be opened; serving degraded", extra={"error": str(exc)})
         services.store_error = str(exc)
+    if supervise:
+        if isinstance(services.provider, FalkorDBProvider):
+            services.supervisor = Supervisor(services.provider,
+                                             probe_timeout=min(0.5, settings.graph_timeout))
+            services.supervisor.start()
+        services.pool = GraphPool(settings.graph_threads, settings.graph_queue,
+                                  services.supervisor)
+        services._stats_executor = concurrent.futures.ThreadPoolExecutor(
+            1, thread_name_prefix="health")
+    services.remove_stale_staging()
     services.load_if_empty(bundle)
     return services

@@ -214,3 +214,6 @@ _extract_commands.register(app)
 from cli import mcp_commands as _mcp_commands  # noqa: E402
 
 _mcp_commands.register(app)
+from cli import status_commands as _status_commands  # noqa: E402
+
+_status_commands.register(app)

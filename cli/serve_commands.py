@@ -101,29 +101,44 @@ def print_answer(response: AskResponse) -> None:
 def serve_command(
     host: Annotated[str, typer.Option("--host", help="interface to bind")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535)] = 8000,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", min=0, max=32,
+        help="worker processes; they share the memory-mapped indexes and the one graph "
+             "server (default KBX_WORKERS; 0 = one per core)")
+    ] = None,
     access_log: Annotated[bool, typer.Option("--access-log/--no-access-log",
                                              help="one JSON line per request")] = True,
-    workers: Annotated[int, typer.Option(
-        "--workers", min=1, max=32,
-        help="worker processes; they share the memory-mapped indexes and the graph store")] = 1,
 ) -> None:
     """Serve the HTTP API (uvicorn over the app factory; settings from the environment)."""
     import uvicorn
 
-    err_console.print(f"serving http://{host}:{port} (docs at /docs) with {workers} "
-                      f"worker{'s' if workers > 1 else ''}; Ctrl-C stops", highlight=False)
-    if workers == 1:
-        uvicorn.run(worker_app(access_log, settings()), host=host, port=port, log_config=None,
+    cfg = settings()
+    count = worker_count(cfg.workers if workers is None else workers)
+    err_console.print(f"serving http://{host}:{port} (docs at /docs) with {count} "
+                      f"worker{'s' if count > 1 else ''}; Ctrl-C stops", highlight=False)
+    if count == 1:
+        uvicorn.run(worker_app(access_log, cfg), host=host, port=port, log_config=None,
                     access_log=False)
         return
-    # each worker is a fresh interpreter that builds its app from the environment
+    # each worker is a fresh interpreter that builds its app (and its lease on the graph
+    # server) from the environment
     os.environ[ACCESS_LOG_ENV] = "1" if access_log else "0"
     os.environ["KBX_LOG_LEVEL"] = logging.getLevelName(logging.getLogger().level)
-    uvicorn.run("cli.serve_commands:worker_app", factory=True, workers=workers, host=host,
+    uvicorn.run("cli.serve_commands:worker_app", factory=True, workers=count, host=host,
                 port=port, log_config=None, access_log=False)
 
 
 ACCESS_LOG_ENV = "KBX_ACCESS_LOG"
+
+
+def worker_count(setting: int) -> int:
+    """`KBX_WORKERS`: 0 means one per core the process may use."""
+    if setting > 0:
+        return setting
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
 
 
 def worker_app(access_log: bool | None = None, cfg: Settings | None = None) -> FastAPI:

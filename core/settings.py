@@ -52,6 +52,15 @@ class Settings(BaseSettings):
     provider: str = Field(default="falkordb", pattern="^(falkordb|memory)$")
     falkordb_url: str | None = Field(default=None, validation_alias="FALKORDB_URL")
     falkordb_port: int = Field(default=0, ge=0, le=65535, description="0 picks a free port")
+    graph_timeout: float = Field(default=2.0, gt=0, le=60,
+                                 description="seconds a graph read may take (socket and FalkorDB)")
+    graph_connect_timeout: float = Field(default=1.0, gt=0, le=30)
+    graph_write_timeout: float = Field(default=60.0, gt=0, le=3600,
+                                       description="seconds one write query of a load may take")
+    graph_threads: int = Field(default=8, ge=1, le=64,
+                               description="threads of the pool that runs graph work in the API")
+    graph_queue: int = Field(default=512, ge=1, le=100_000,
+                             description="graph calls that may wait for a thread before 503")
 
     openai_api_key: SecretStr | None = Field(default=None, validation_alias="OPENAI_API_KEY")
     openai_base_url: str | None = Field(default=None, validation_alias="OPENAI_BASE_URL")
@@ -64,7 +73,11 @@ class Settings(BaseSettings):
                                                    "otherwise run on to its context limit)")
 
     api_key: SecretStr | None = Field(default=None, description="guards /admin routes")
-    max_question_chars: int = Field(default=500, ge=10)
+    max_question_chars: int = Field(default=500, ge=10, le=10_000)
+    max_body_bytes: int = Field(default=64 * 1024, ge=1024, le=64 * 1024 * 1024,
+                                description="request bodies above this get 413, counted while read")
+    workers: int = Field(default=1, ge=0, le=32,
+                         description="`kbx serve` worker processes; 0 = one per core")
 
     @property
     def llm_configured(self) -> bool:

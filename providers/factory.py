@@ -25,7 +25,9 @@ def graph_name(settings: Settings) -> str:
 def embedded_server(settings: Settings) -> EmbeddedServer:
     from providers.embedded import EmbeddedServer
 
-    return EmbeddedServer(settings.resolved_data_dir() / "falkordb", port=settings.falkordb_port)
+    return EmbeddedServer(settings.resolved_data_dir() / "falkordb", port=settings.falkordb_port,
+                          query_timeout_ms=int(settings.graph_timeout * 1000),
+                          max_query_timeout_ms=int(settings.graph_write_timeout * 1000))
 
 
 def open_provider(settings: Settings, provider: str | None = None,
@@ -41,6 +43,8 @@ def open_provider(settings: Settings, provider: str | None = None,
         raise ConfigError(f"unknown provider {kind!r}; choose one of {', '.join(PROVIDERS)}")
     from providers.falkordb_provider import FalkorDBProvider
 
-    if settings.falkordb_url:
-        return FalkorDBProvider(url=settings.falkordb_url, graph_name=name)
-    return FalkorDBProvider(server=embedded_server(settings), graph_name=name)
+    url = settings.falkordb_url or None
+    return FalkorDBProvider(url=url, server=None if url else embedded_server(settings),
+                            graph_name=name, timeout=settings.graph_timeout,
+                            connect_timeout=settings.graph_connect_timeout,
+                            write_timeout=settings.graph_write_timeout)

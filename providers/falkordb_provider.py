@@ -8,6 +8,7 @@ Queries return only scalars (record JSON, ids), so no client-side schema cache i
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
@@ -59,6 +60,7 @@ from kb.knowledge.views import (
     view_of,
 )
 from providers import falkordb_queries as q
+from providers import liveness
 from providers.embedded import EmbeddedServer
 from providers.falkordb_schema import (
     COUNT,
@@ -104,29 +106,68 @@ fetch and parse, and questions come back to the same few people again and again.
 
 AOF_REWRITE_WAIT = 30.0
 """Seconds a load waits for the log rewrite it started (the whole book takes well under one)."""
+SERVER_SHARE = 0.75
+"""FalkorDB's own query TIMEOUT is this share of the socket timeout, so a slow query ends with the
+server's clean error; only a server that does not answer at all trips the socket timeout."""
+STAGING = "staging"
+FOREIGN_STAGING_AGE = 3600.0
+"""Seconds after which a staging graph written from another machine is taken as abandoned."""
+
+
+def redact(url: str) -> str:
+    """A URL without its password, fit for messages and logs."""
+    scheme, sep, rest = url.partition("://")
+    if "@" not in rest:
+        return url
+    return f"{scheme}{sep}***@{rest.rsplit('@', 1)[1]}"
+
+
+def _describe(exc: redis.RedisError) -> str:
+    if isinstance(exc, redis.AuthenticationError | redis.exceptions.NoPermissionError):
+        return "the graph store refused the credentials"
+    if isinstance(exc, redis.TimeoutError):
+        return "the graph store did not answer in time"
+    if isinstance(exc, redis.ConnectionError):
+        return "the graph store is unreachable"
+    return f"the graph store failed: {type(exc).__name__}"
 
 
 class FalkorDBProvider:
     """FalkorDB behind the RelationProvider verbs; connects on first use, not in the constructor.
 
     Give `url` for an external server, or `server` for the embedded one (started on first use and
-    stopped by `close` if this provider started it).
+    stopped by `close` if no other process uses it). A read answers within `timeout` seconds (the
+    socket timeout; FalkorDB's query TIMEOUT is a share of it), a write of a load within
+    `write_timeout`.
+    A connection that broke is retried once (a restarted server); a timeout is not.
     """
 
     backend = "falkordb"
 
     def __init__(self, url: str | None = None, server: EmbeddedServer | None = None,
-                 graph_name: str = "kbx:shuihu") -> None:
+                 graph_name: str = "kbx:shuihu", timeout: float = 2.0,
+                 connect_timeout: float = 1.0, write_timeout: float = 60.0) -> None:
         if (url is None) == (server is None):
             raise ValueError("give exactly one of url and server")
         self.graph_name = graph_name
+        self.timeout = timeout
+        self.connect_timeout = connect_timeout
+        self.write_timeout = write_timeout
         self._url = url
         self._server = server
         self._db: FalkorDB | None = None
         self._resolver: NameResolver | None = None
+        self._writer: FalkorDB | None = None
+        self._probe: redis.Redis | None = None
+        self._connected_to: str | None = None
+        self._lock = threading.Lock()
         self._connecting: threading.Thread | None = None
         self._timelines: OrderedDict[str, Timeline] = OrderedDict()  # dropped by `load`
         self._timelines_lock = threading.Lock()
+
+    @property
+    def embedded(self) -> EmbeddedServer | None:
+        return self._server
 
     # -- connection and the one boundary where redis errors become domain errors
 
@@ -143,38 +184,111 @@ class FalkorDBProvider:
 
     def _connect_quietly(self) -> None:
         try:
-            self._client()
+            self._clients()
         except ProviderUnavailable as exc:
             log.debug("background connect failed; the first query retries",
                       extra={"error": str(exc)})
 
-    def _client(self) -> FalkorDB:
+    def _join_connecting(self) -> None:
         connecting = self._connecting
         if connecting is not None and connecting is not threading.current_thread():
             connecting.join()
             self._connecting = None
-        if self._db is None:
-            url = self._server.ensure_running() if self._server is not None else str(self._url)
-            try:
-                self._db = FalkorDB.from_url(url, socket_connect_timeout=5, socket_timeout=60,
-                                             retry=Retry(NoBackoff(), 1))
-            except (redis.RedisError, ValueError) as exc:
-                raise ProviderUnavailable(f"cannot connect to FalkorDB at {url}: {exc}") from exc
-        return self._db
+
+    def _target(self) -> str:
+        return self._server.ensure_running() if self._server is not None else str(self._url)
+
+    def _connect(self, url: str, socket_timeout: float) -> FalkorDB:
+        try:
+            return FalkorDB.from_url(url, socket_connect_timeout=self.connect_timeout,
+                                     socket_timeout=socket_timeout,
+                                     retry=Retry(NoBackoff(), 1,
+                                                 supported_errors=(redis.ConnectionError,)))
+        except (redis.RedisError, ValueError) as exc:
+            raise ProviderUnavailable(f"cannot connect to FalkorDB at {redact(url)}: "
+                                      f"{_describe(exc) if isinstance(exc, redis.RedisError) else exc}"
+                                      ) from exc
+
+    def _clients(self) -> tuple[FalkorDB, FalkorDB]:
+        """(reader, writer): one pool each, since their socket timeouts differ."""
+        self._join_connecting()
+        with self._lock:
+            if self._db is None or self._writer is None:
+                url = self._target()
+                self._db = self._connect(url, self.timeout)
+                self._writer = self._connect(url, self.write_timeout)
+                self._connected_to = url
+            return self._db, self._writer
+
+    def _client(self) -> FalkorDB:
+        return self._clients()[1]
+
+    def _disconnect(self) -> None:
+        with self._lock:
+            clients = [c for c in (self._db, self._writer) if c is not None]
+            self._db = self._writer = self._connected_to = None
+            if self._probe is not None:
+                with contextlib.suppress(redis.RedisError):
+                    self._probe.close()
+                self._probe = None
+        for client in clients:
+            with contextlib.suppress(redis.RedisError):
+                client.connection.close()
+                client.connection.connection_pool.disconnect()
 
     def _run(self, graph: str, query: str, params: dict[str, Any] | None = None,
              write: bool = False) -> list[list[Any]]:
-        handle = self._client().select_graph(graph)
+        reader, writer = self._clients()
+        handle = (writer if write else reader).select_graph(graph)
+        timeout_ms = max(1, int((self.write_timeout if write else self.timeout) * 1000
+                                * SERVER_SHARE))
         try:
-            result = (handle.query if write else handle.ro_query)(query, params)
+            result = (handle.query if write else handle.ro_query)(query, params, timeout=timeout_ms)
         except redis.ResponseError as exc:
             if not write and "empty key" in str(exc):
                 return []  # nothing loaded yet: an empty graph
+            if "timed out" in str(exc).lower():
+                raise ProviderUnavailable(f"FalkorDB query on {graph} timed out after "
+                                          f"{timeout_ms} ms") from exc
             raise ProviderUnavailable(f"FalkorDB query failed on {graph}: {exc}") from exc
         except redis.RedisError as exc:
-            raise ProviderUnavailable(f"FalkorDB unavailable: {exc}") from exc
+            raise ProviderUnavailable(f"FalkorDB unavailable: {_describe(exc)}") from exc
         rows: list[list[Any]] = result.result_set
         return rows
+
+    def _command(self, *args: Any) -> Any:
+        """A plain redis command on the writer connection (RENAME, DEL, GRAPH.LIST, INFO)."""
+        try:
+            return self._client().connection.execute_command(*args)
+        except redis.RedisError as exc:
+            raise ProviderUnavailable(f"FalkorDB {args[0]} failed: {_describe(exc)}") from exc
+
+    # -- supervision (providers.supervisor)
+
+    def ping(self, timeout: float) -> None:
+        """Raise ProviderUnavailable unless the server answers within `timeout` seconds; uses a
+        connection of its own, so a busy pool never delays it."""
+        url = self._connected_to or self._target()
+        probe = self._probe
+        if probe is None:
+            probe = redis.Redis.from_url(url, socket_timeout=timeout,
+                                         socket_connect_timeout=timeout,
+                                         retry=Retry(NoBackoff(), 0))
+            self._probe = probe
+        try:
+            probe.ping()
+        except redis.RedisError as exc:
+            raise ProviderUnavailable(_describe(exc)) from exc
+
+    def recover(self) -> None:
+        """After a failed probe: drop every connection; the embedded server is replaced if it
+        died (a live one that does not answer is waited for)."""
+        if self._server is not None:
+            url = self._server.recover()
+            if url != self._connected_to:
+                self._disconnect()
+        else:
+            self._disconnect()
 
     def _read(self, query: str, **params: Any) -> list[list[Any]]:
         return self._run(self.graph_name, query, params)
@@ -380,10 +494,11 @@ class FalkorDBProvider:
         started = time.perf_counter()
         bundle.check()
         rows = graph_rows(bundle)
-        staging = f"{self.graph_name}:staging:{uuid.uuid4().hex[:12]}"
+        self.remove_stale_staging()
+        staging = self._staging_name()
         try:
             self._write(staging, rows)
-            self._client().connection.execute_command("RENAME", staging, self.graph_name)
+            self._command("RENAME", staging, self.graph_name)
         except BaseException:
             self._drop(staging)
             raise
@@ -394,6 +509,42 @@ class FalkorDBProvider:
         log.info("graph loaded", extra={"graph": self.graph_name, **bundle.counts()})
         return LoadReport(backend=self.backend, graph=self.graph_name,
                           seconds=time.perf_counter() - started, **bundle.counts())
+
+    # -- staging graphs: `<graph>:staging:<host>:<pid>-<start>:<unix time>:<token>`
+
+    def _staging_name(self) -> str:
+        return (f"{self.graph_name}:{STAGING}:{liveness.host()}:{liveness.identity()}:"
+                f"{int(time.time())}:{uuid.uuid4().hex[:8]}")
+
+    def staging_graphs(self) -> list[str]:
+        """Every staging graph of this graph, live or left by an interrupted load."""
+        prefix = f"{self.graph_name}:{STAGING}:"
+        graphs = self._command("GRAPH.LIST")
+        return sorted(str(g) for g in graphs or () if str(g).startswith(prefix))
+
+    def _is_stale(self, staging: str) -> bool:
+        """A staging graph whose loader is gone: on this machine, a process no longer alive;
+        from another machine, older than FOREIGN_STAGING_AGE; of an unknown form, always."""
+        parts = staging[len(f"{self.graph_name}:{STAGING}:"):].split(":")
+        if len(parts) != 4:
+            return True
+        where, owner, created, _ = parts
+        if where == liveness.host():
+            return not liveness.identity_alive(owner)
+        try:
+            return time.time() - int(created) > FOREIGN_STAGING_AGE
+        except ValueError:
+            return True
+
+    def remove_stale_staging(self) -> list[str]:
+        """Delete the staging graphs of interrupted loads (a load in progress elsewhere is left
+        alone); called at every load and when the service starts."""
+        stale = [g for g in self.staging_graphs() if self._is_stale(g)]
+        for graph in stale:
+            self._drop(graph)
+        if stale:
+            log.warning("removed staging graphs of interrupted loads", extra={"count": len(stale)})
+        return stale
 
     def _write(self, staging: str, rows: dict[str, list[dict[str, Any]]]) -> None:
         for statement in INDEXES:
@@ -407,6 +558,11 @@ class FalkorDBProvider:
                 f"load check failed on {staging}: {nodes} nodes, {edges} edges written, "
                 f"expected {expected_counts(rows)}")
 
+    def compact_log(self) -> None:
+        """Rewrite the embedded server's append-only log (after a load, or after stale staging
+        graphs were removed) so that it holds only the current graphs."""
+        self._compact_log()
+
     def _compact_log(self) -> None:
         """Rewrite the embedded server's append-only log in the background after a load.
 
@@ -415,14 +571,15 @@ class FalkorDBProvider:
         only the current graphs. External servers keep their own persistence policy."""
         if self._server is None:
             return
-        connection = self._client().connection
         try:
-            connection.execute_command("BGREWRITEAOF")
+            self._client().connection.execute_command("BGREWRITEAOF")
         except redis.ResponseError as exc:  # one is already running: wait for it below
             log.info("append-only log rewrite not started: %s", exc)
+        except redis.RedisError as exc:
+            raise ProviderUnavailable(f"FalkorDB BGREWRITEAOF failed: {_describe(exc)}") from exc
         deadline = time.monotonic() + AOF_REWRITE_WAIT
         while time.monotonic() < deadline:  # a server stopped mid-rewrite keeps the long log
-            info = connection.info("persistence")
+            info = self._command("INFO", "persistence")
             if not info.get("aof_rewrite_in_progress") and not info.get("aof_rewrite_scheduled"):
                 return
             time.sleep(0.02)
@@ -433,9 +590,9 @@ class FalkorDBProvider:
 
     def _drop(self, graph: str) -> None:
         try:
-            self._client().connection.delete(graph)
-        except (redis.RedisError, ProviderUnavailable) as exc:
-            log.warning("could not drop staging graph %s: %s", graph, exc)
+            self._command("DEL", graph)
+        except ProviderUnavailable as exc:
+            log.warning("could not drop graph %s: %s", graph, exc)
 
     def drop(self) -> None:
         """Delete the live graph (benchmarks use a graph of their own and drop it)."""
@@ -444,13 +601,28 @@ class FalkorDBProvider:
         with self._timelines_lock:
             self._timelines.clear()
 
+    # -- what `kbx status` shows
+
+    def store_status(self) -> dict[str, Any]:
+        """The graph store as an operator needs it: where it is, its graphs, leftovers."""
+        status: dict[str, Any] = (self._server.status() if self._server is not None else
+                                  {"mode": "url", "url": redact(str(self._url))})
+        try:
+            graphs = sorted(str(g) for g in self._command("GRAPH.LIST") or ())
+            info = self._command("INFO", "persistence")
+        except ProviderUnavailable as exc:
+            return {**status, "reachable": False, "error": str(exc)}
+        staging = self.staging_graphs()
+        return {**status, "reachable": True, "graph": self.graph_name,
+                "graph_loaded": self.graph_name in graphs, "graphs": graphs,
+                "staging_left": len([g for g in staging if self._is_stale(g)]),
+                "staging_in_progress": len([g for g in staging if not self._is_stale(g)]),
+                "aof_enabled": bool(info.get("aof_enabled")),
+                "aof_base_bytes": info.get("aof_base_size"),
+                "aof_current_bytes": info.get("aof_current_size")}
+
     def close(self) -> None:
-        if self._connecting is not None:
-            self._connecting.join()
-            self._connecting = None
-        if self._db is not None:
-            self._db.connection.close()
-            self._db.connection.connection_pool.disconnect()
-            self._db = None
+        self._join_connecting()
+        self._disconnect()
         if self._server is not None:
             self._server.stop()

@@ -18,7 +18,7 @@ from typing import Any
 import anyio
 import httpx2
 import pytest
-from api_support import offline_settings, serve
+from api_support import closed_port, offline_settings, serve
 from kb_fixtures import KB_MINI
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
@@ -183,3 +183,28 @@ def test_mcp_without_the_right_key_is_401(mcp_url: str, headers: dict[str, str])
                            content=json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))
     assert response.status_code == 401
     assert "API key" in response.json()["detail"]
+
+
+def test_a_dead_store_is_a_tool_error_naming_no_port(tmp_path: Path, api_corpus: Corpus) -> None:
+    """The graph tools run in the graph pool: over a store that is not there they fail at once
+    with the service's own words, never the engine's (port, URL, password)."""
+    port = closed_port()
+    settings = offline_settings(tmp_path, provider="falkordb", bundle=KB_MINI,
+                                falkordb_url=f"redis://:pw-secret@127.0.0.1:{port}")
+    degraded = open_services(settings, corpus=api_corpus, supervise=True)
+    try:
+        async def scenario() -> list[Any]:
+            async with Client(build_mcp_server(lambda: degraded)) as client:
+                return [await client.call_tool("pair", {"a": "林冲", "b": "鲁智深"}),
+                        await client.call_tool("journey", {"person": "林冲"}),
+                        await client.call_tool("record", {"record_id": "rel_sworn"}),
+                        await client.call_tool("ask", {"question": "鲁智深和林冲怎么认识？"})]
+
+        for result in run_in_own_loop(scenario):
+            assert result.is_error
+            text = result.content[0].text
+            assert "unavailable" in text
+            for leak in (str(port), "127.0.0.1", "redis", "pw-secret", "Errno"):
+                assert leak not in text, (leak, text)
+    finally:
+        degraded.close()

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from api.deps import AskerDep
-from api.models import ErrorBody
-from kb.answering.answer_models import AskRequest, AskResponse
+from api.deps import ServicesDep, check_question
+from api.models import AskBody
+from api.responses import GRAPH_ERRORS, responses
+from kb.answering.answer_models import AskResponse
 
-router = APIRouter(tags=["ask"], responses={422: {"model": ErrorBody}, 503: {"model": ErrorBody}})
+router = APIRouter(tags=["ask"])
 
 
-@router.post("/ask")
-def ask(request: AskRequest, asker: AskerDep) -> AskResponse:
+@router.post("/ask", responses=responses(413, 422, 502, *GRAPH_ERRORS))
+async def ask(request: AskBody, services: ServicesDep) -> AskResponse:
     """Answer with citations, each quote checked against the block it cites, and the trace.
-    The service rejects an empty question or one over `max_question_chars` (422)."""
-    return asker.ask(request)
+    An empty question or one over `max_question_chars` is refused (422). The work runs in the
+    graph pool: 503 when the graph store is down or does not answer in time."""
+    check_question("question", request.question, services.settings)
+    asker = services.require_asker()
+    return await services.graph(lambda: asker.ask(request))

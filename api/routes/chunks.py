@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 
 from api.deps import CorpusDep
-from api.models import ChunkView, ErrorBody, Span
+from api.inputs import MAX_ID, NAME_PATTERN, TEXT_PATTERN
+from api.models import ChunkView, Span
+from api.responses import responses
 from ingest.locate import spans_in
 from providers.naming import unknown_id
 from retrieval.corpus import Corpus
 
-router = APIRouter(tags=["source"], responses={404: {"model": ErrorBody}})
+router = APIRouter(tags=["source"])
 
 MAX_QUOTE_CHARS = 500
 
@@ -35,9 +37,12 @@ def chunk_view(corpus: Corpus, chunk_id: str, quote: str | None = None) -> Chunk
                      quote=quote, highlights=[Span(start=s, end=e) for s, e in spans])
 
 
-@router.get("/chunks/{chunk_id}")
-def chunk(chunk_id: str, corpus: CorpusDep,
-          quote: Annotated[str | None, Query(max_length=MAX_QUOTE_CHARS,
+@router.get("/chunks/{chunk_id}", responses=responses(404, 422))
+def chunk(chunk_id: Annotated[str, Path(max_length=MAX_ID, pattern=NAME_PATTERN,
+                                        description="e.g. ch007_chunk_004",
+                                        examples=["ch007_chunk_004"])],
+          corpus: CorpusDep,
+          quote: Annotated[str | None, Query(max_length=MAX_QUOTE_CHARS, pattern=TEXT_PATTERN,
                                              description="a quote to highlight")] = None
           ) -> ChunkView:
     """The block's original text, chapter, character offsets and neighbours; `quote` adds where

@@ -1,26 +1,42 @@
 """`/kb/…`: people, pairs, records, journeys and paths, read from the graph store by id or name.
 
 A person may be named by id (`lin_chong`), name or alias, in either script (林冲, 林沖, 豹子头).
+Every route runs its graph work in the graph pool (`api.graph_pool`): 503 at once while the
+store is down, within `KBX_GRAPH_TIMEOUT` when it stops answering.
 """
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Path, Query, Response
 
-from api.deps import ProviderDep
-from api.models import ErrorBody, PersonDetail
-from api.responses import json_response
+from api.deps import ProviderDep, ServicesDep
+from api.inputs import MAX_ID, MAX_NAME, NAME_PATTERN
+from api.models import PersonDetail
+from api.responses import GRAPH_ERRORS, json_response, responses
 from kb.knowledge.journey_store import MAX_PAGE_LIMIT, PAGE_LIMIT, JourneyDigest, StageEvents
 from kb.knowledge.models import Person
 from kb.knowledge.protocol import MAX_HOPS, RelationProvider
 from kb.knowledge.views import EventView, Journey, Pair, PathResult, PersonView, RecordView, StateView
 
-router = APIRouter(prefix="/kb", tags=["knowledge"],
-                   responses={404: {"model": ErrorBody}, 503: {"model": ErrorBody}})
+router = APIRouter(prefix="/kb", tags=["knowledge"])
 
-PersonQuery = Annotated[str, Query(min_length=1, max_length=100, description="id, name or alias")]
+def person_query(example: str) -> object:
+    return Query(min_length=1, max_length=MAX_NAME, pattern=NAME_PATTERN,
+                 description="id, name or alias", examples=[example])
+
+
+PersonA = Annotated[str, person_query("林冲")]
+PersonB = Annotated[str, person_query("鲁智深")]
+PersonPath = Annotated[str, Path(max_length=MAX_NAME, pattern=NAME_PATTERN,
+                                 description="id, name or alias",
+                                 examples=["lin_chong", "林冲", "魯智深"])]
+LOOKUP = responses(404, 422, *GRAPH_ERRORS)
+MAX_STAGE = 1_000
+MAX_OFFSET = 100_000
+"""Bounds on journey paging: far above any person's stages and events, far below an integer
+that costs anything to carry."""
 
 
 def find_person(provider: RelationProvider, key: str) -> Person:
@@ -28,58 +44,74 @@ def find_person(provider: RelationProvider, key: str) -> Person:
     return provider.person(provider.person_id(key))
 
 
-@router.get("/people")
-def people(provider: ProviderDep) -> list[PersonView]:
+@router.get("/people", responses=responses(*GRAPH_ERRORS))
+async def people(provider: ProviderDep, services: ServicesDep) -> list[PersonView]:
     """Everyone, by first chapter then id."""
-    return [PersonView.of(p) for p in provider.people()]
+    return await services.graph(lambda: [PersonView.of(p) for p in provider.people()])
 
 
-@router.get("/people/{person}")
-def person(person: str, provider: ProviderDep) -> PersonDetail:
+@router.get("/people/{person}", responses=LOOKUP)
+async def person(person: PersonPath, provider: ProviderDep,
+                 services: ServicesDep) -> PersonDetail:
     """A person with their related people, events in book order and states."""
-    found = find_person(provider, person)
-    return PersonDetail(person=PersonView.of(found), neighbors=provider.neighbors(found.id),
-                        events=[EventView.of(e) for e in provider.events_of(found.id)],
-                        states=[StateView.of(s) for s in provider.states_of(found.id)])
+
+    def work() -> PersonDetail:
+        found = find_person(provider, person)
+        return PersonDetail(person=PersonView.of(found), neighbors=provider.neighbors(found.id),
+                            events=[EventView.of(e) for e in provider.events_of(found.id)],
+                            states=[StateView.of(s) for s in provider.states_of(found.id)])
+
+    return await services.graph(work)
 
 
-@router.get("/pair", response_model=Pair)
-def pair(a: PersonQuery, b: PersonQuery, provider: ProviderDep) -> Response:
+@router.get("/pair", response_model=Pair, responses=LOOKUP)
+async def pair(a: PersonA, b: PersonB, provider: ProviderDep, services: ServicesDep) -> Response:
     """Relations both ways and shared events, with their sources."""
-    return json_response(provider.pair(provider.person_id(a), provider.person_id(b)))
+    return await services.graph(
+        lambda: json_response(provider.pair(provider.person_id(a), provider.person_id(b))))
 
 
-@router.get("/records/{record_id}")
-def record(record_id: str, provider: ProviderDep) -> RecordView:
+@router.get("/records/{record_id}", responses=LOOKUP)
+async def record(record_id: Annotated[str, Path(max_length=MAX_ID, pattern=NAME_PATTERN,
+                                                description="e.g. ev_ch009_001",
+                                                examples=["lin_chong"])],
+                 provider: ProviderDep, services: ServicesDep) -> RecordView:
     """Any record (person, event, relation, state, chapter) with its linked records."""
-    return provider.record(record_id)
+    return await services.graph(lambda: provider.record(record_id))
 
 
 JourneyView = JourneyDigest | StageEvents | Journey
 
 
-@router.get("/journey/{person}", response_model=JourneyView)
-def journey(person: str, provider: ProviderDep,
-            stage: Annotated[int | None, Query(ge=1, description=(
-                "a stage (1-based) whose events to list, a page at a time"))] = None,
-            offset: Annotated[int, Query(ge=0, description="events of the stage to skip")] = 0,
-            limit: Annotated[int, Query(ge=1, le=MAX_PAGE_LIMIT,
-                                        description="events of the stage per page")] = PAGE_LIMIT,
-            full: Annotated[bool, Query(description="the whole skeleton as the rule built it")
-                            ] = False) -> Response:
+@router.get("/journey/{person}", response_model=JourneyView, responses=LOOKUP)
+async def journey(person: PersonPath, provider: ProviderDep, services: ServicesDep,
+                  stage: Annotated[int | None, Query(ge=1, le=MAX_STAGE, description=(
+                      "a stage (1-based) whose events to list, a page at a time"))] = None,
+                  offset: Annotated[int, Query(ge=0, le=MAX_OFFSET,
+                                               description="events of the stage to skip")] = 0,
+                  limit: Annotated[int, Query(ge=1, le=MAX_PAGE_LIMIT,
+                                              description="events of the stage per page")
+                                   ] = PAGE_LIMIT,
+                  full: Annotated[bool, Query(description="the whole skeleton as the rule "
+                                                          "built it")] = False) -> Response:
     """The person's story in stages (decided at load): by default each stage with its key events
     and states, the other events counted; `stage` pages through one stage's events (`offset`,
     `limit`); `full` gives the whole skeleton with each stage's source quotes."""
-    person_id = provider.person_id(person)
-    if stage is not None:
-        return json_response(provider.stage_events(person_id, stage, offset, limit))
-    if full:
-        return json_response(provider.journey(person_id))
-    return Response(provider.journey_digest_json(person_id), media_type="application/json")
+
+    def work() -> Response:
+        person_id = provider.person_id(person)
+        if stage is not None:
+            return json_response(provider.stage_events(person_id, stage, offset, limit))
+        if full:
+            return json_response(provider.journey(person_id))
+        return Response(provider.journey_digest_json(person_id), media_type="application/json")
+
+    return await services.graph(work)
 
 
-@router.get("/path")
-def path(a: PersonQuery, b: PersonQuery, provider: ProviderDep,
-         max_hops: Annotated[int, Query(ge=1, le=MAX_HOPS)] = MAX_HOPS) -> PathResult:
+@router.get("/path", responses=LOOKUP)
+async def path(a: PersonA, b: PersonB, provider: ProviderDep, services: ServicesDep,
+               max_hops: Annotated[int, Query(ge=1, le=MAX_HOPS)] = MAX_HOPS) -> PathResult:
     """The shortest chain of relations between two people."""
-    return provider.path(provider.person_id(a), provider.person_id(b), max_hops)
+    return await services.graph(
+        lambda: provider.path(provider.person_id(a), provider.person_id(b), max_hops))

@@ -15,26 +15,33 @@ from api.deps import (
     chapter_selection,
     check_question,
 )
-from api.models import ErrorBody
+from api.inputs import CHAPTERS_SYNTAX, MAX_CHAPTERS_SPEC, MAX_TEXT, TEXT_PATTERN
+from api.responses import responses
 from retrieval.packing import Policy
 from retrieval.retriever import SearchOptions
 from retrieval.trace import SearchTrace
 
-router = APIRouter(tags=["search"], responses={422: {"model": ErrorBody}})
+router = APIRouter(tags=["search"])
 
 
-@router.get("/search")
+@router.get("/search", responses=responses(422))
 def search(
     corpus: CorpusDep, settings: SettingsDep,
-    q: Annotated[str, Query(min_length=1, description="the question, either script")],
+    q: Annotated[str, Query(min_length=1, max_length=MAX_TEXT, pattern=TEXT_PATTERN,
+                            description="the question, either script",
+                            examples=["鲁智深和林冲怎么认识？"])],
     strategy: Literal["rrf", "ngram", "unigram"] = "rrf",
     budget: Annotated[int | None, Query(ge=MIN_BUDGET, le=MAX_BUDGET)] = None,
     max_blocks: Annotated[int | None, Query(ge=1, le=MAX_BLOCKS)] = None,
     policy: Annotated[Policy | None, Query(description="stop (default) or skip")] = None,
-    chapters: Annotated[str | None, Query(description="e.g. 7-11 or 7,9,12-14")] = None,
+    chapters: Annotated[str | None, Query(
+        max_length=MAX_CHAPTERS_SPEC, pattern=CHAPTERS_SYNTAX,
+        description="chapters of the corpus, e.g. 7-11 or 7,9,12-14",
+        examples=["7-8"])] = None,
     explain: Annotated[bool, Query(description="term-by-term BM25 explanations")] = False,
 ) -> SearchTrace:
-    """Every candidate with its channel ranks, scores, matched terms and packing decision."""
+    """Every candidate with its channel ranks, scores, matched terms and packing decision.
+    Needs no graph: it answers while the graph store is down."""
     check_question("q", q, settings)
     selected = chapter_selection(chapters, corpus)
     options = SearchOptions(strategy=strategy, budget=budget or settings.budget,

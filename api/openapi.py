@@ -1,0 +1,56 @@
+"""The OpenAPI document, completed with what is only known once the service runs: the configured
+question length and the chapters of the corpus, so that the document allows exactly what the
+service accepts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+
+from api.inputs import chapters_pattern
+from core.settings import Settings
+
+
+def _parameter(doc: dict[str, Any], path: str, method: str, name: str) -> dict[str, Any] | None:
+    operation = doc.get("paths", {}).get(path, {}).get(method, {})
+    for parameter in operation.get("parameters", []):
+        if parameter.get("name") == name:
+            schema: dict[str, Any] = parameter.setdefault("schema", {})
+            return schema
+    return None
+
+
+def _drop_unused(doc: dict[str, Any]) -> None:
+    """FastAPI's default 422 schemas, which no route answers with (ours is ErrorBody)."""
+    schemas = doc.get("components", {}).get("schemas", {})
+    if "#/components/schemas/HTTPValidationError'" not in str(doc.get("paths", {})):
+        schemas.pop("HTTPValidationError", None)
+        schemas.pop("ValidationError", None)
+
+
+def install_openapi(app: FastAPI, settings: Settings) -> None:
+    def document() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        doc = get_openapi(title=app.title, version=app.version, description=app.description,
+                          routes=app.routes)
+        q = _parameter(doc, "/search", "get", "q")
+        if q is not None:
+            q["maxLength"] = settings.max_question_chars
+        body = doc.get("components", {}).get("schemas", {}).get("AskBody", {})
+        if "question" in body.get("properties", {}):
+            body["properties"]["question"]["maxLength"] = settings.max_question_chars
+        services = getattr(app.state, "services", None)
+        chapters = _parameter(doc, "/search", "get", "chapters")
+        if services is not None and chapters is not None:
+            # the parameter is optional: its schema is anyOf [string, null]
+            target = next((s for s in chapters.get("anyOf", []) if s.get("type") == "string"),
+                          chapters)
+            target["pattern"] = chapters_pattern(services.corpus.chapters)
+        _drop_unused(doc)
+        app.openapi_schema = doc
+        return doc
+
+    app.openapi = document  # type: ignore[method-assign]

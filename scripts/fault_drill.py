@@ -1,0 +1,515 @@
+#!/usr/bin/env python3
+"""Fault drills against a real `kbx serve` and `kbx kb load` (loopback only), printing figures.
+
+    .venv/bin/python scripts/fault_drill.py kill      # kill -9 of the embedded server under traffic
+    .venv/bin/python scripts/fault_drill.py stop      # SIGSTOP of it for 10 s under traffic
+    .venv/bin/python scripts/fault_drill.py loads     # 20 loads killed with kill -9 mid-way
+    .venv/bin/python scripts/fault_drill.py inputs    # the oversize inputs; the service's memory
+    .venv/bin/python scripts/fault_drill.py security  # clients without the password; modes
+    .venv/bin/python scripts/fault_drill.py all
+
+Settings come from the environment (KBX_DATA_DIR …) with the whole book ingested, extracted
+and loaded (`make demo`), the embedded server (FALKORDB_URL unset). Each drill starts its own
+service on a free port and stops it; `loads` needs no service.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pwd
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from core.settings import Settings  # noqa: E402
+from kb.knowledge.loading import load_active_bundle  # noqa: E402
+from providers import liveness  # noqa: E402
+from providers.embedded import EmbeddedServer, probe_client, read_state  # noqa: E402
+from providers.factory import open_provider  # noqa: E402
+from providers.falkordb_provider import FalkorDBProvider  # noqa: E402
+from providers.falkordb_schema import COUNT, expected_counts, graph_rows  # noqa: E402
+
+KBX = str(Path(sys.executable).parent / "kbx")
+PAIR = "/kb/pair?a=林冲&b=鲁智深"
+SEARCH = "/search?q=林冲和鲁智深怎么认识"
+HEALTH = "/health"
+
+
+# --- a service and traffic ---------------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Service:
+    def __init__(self, extra_env: dict[str, str] | None = None) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, **(extra_env or {})}
+        log = Path(env.get("KBX_DATA_DIR", "var")) / f"fault_drill_{self.port}.log"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with log.open("wb") as out:
+            self.process = subprocess.Popen([KBX, "serve", "--port", str(self.port),
+                                             "--no-access-log"], stdout=out, stderr=out,
+                                            env=env, start_new_session=True)
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise SystemExit(f"the service exited; see {log}")
+            try:
+                if httpx.get(self.url + HEALTH, timeout=2).json()["status"] == "ok":
+                    return
+            except (httpx.HTTPError, ValueError):
+                pass
+            time.sleep(0.5)
+        self.stop()
+        raise SystemExit(f"the service did not become healthy; see {log}")
+
+    def rss_mb(self) -> float:
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return 0.0
+
+    def stop(self) -> None:
+        os.killpg(self.process.pid, signal.SIGINT)
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+    def __enter__(self) -> Service:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+@dataclass(frozen=True)
+class Answer:
+    path: str
+    started: float
+    ended: float
+    status: int
+
+    @property
+    def ms(self) -> float:
+        return (self.ended - self.started) * 1000
+
+
+class Traffic:
+    def __init__(self, url: str, paths: list[str]) -> None:
+        self.url, self.paths = url, paths
+        self.answers: list[Answer] = []
+        self.lock = threading.Lock()
+        self.done = threading.Event()
+        self.threads = [threading.Thread(target=self.run, args=(p,), daemon=True) for p in paths]
+
+    def run(self, path: str) -> None:
+        with httpx.Client(base_url=self.url, timeout=30) as http:
+            while not self.done.is_set():
+                started = time.monotonic()
+                try:
+                    status = http.get(path).status_code
+                except httpx.HTTPError:
+                    status = 0
+                with self.lock:
+                    self.answers.append(Answer(path, started, time.monotonic(), status))
+
+    def __enter__(self) -> Traffic:
+        for thread in self.threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.done.set()
+        for thread in self.threads:
+            thread.join()
+
+    def of(self, path: str, after: float = 0.0, before: float = float("inf")) -> list[Answer]:
+        with self.lock:
+            return [a for a in self.answers if a.path == path and after <= a.started < before]
+
+
+def pct(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    return round(ordered[min(len(ordered) - 1, max(0, int(share * len(ordered) + 0.999999) - 1))], 1)
+
+
+def store_dir() -> Path:
+    return Settings().resolved_data_dir() / "falkordb"
+
+
+def zombies_of(pid: int) -> int:
+    count = 0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                text = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = text[text.rfind(")") + 2:].split()
+            count += fields[0] == "Z" and int(fields[1]) == pid
+    return count
+
+
+# --- the drills ------------------------------------------------------------------------------
+
+def drill_kill() -> dict[str, Any]:
+    """kill -9 of the embedded server under traffic: 503 within 1 s, 200 again within 2 s of a
+    new server, no restart of the service, no zombie."""
+    with Service() as service, Traffic(service.url, [PAIR, PAIR, PAIR, SEARCH, HEALTH]) as t:
+        time.sleep(3)
+        state = read_state(store_dir())
+        assert state is not None
+        killed = time.monotonic()
+        os.kill(state.pid, signal.SIGKILL)
+        password = EmbeddedServer(store_dir()).password()
+        new_at = None
+        while time.monotonic() - killed < 30 and new_at is None:
+            current = read_state(store_dir())
+            if current is not None and current.pid != state.pid:
+                try:
+                    with probe_client(current.port, password, 0.5) as client:
+                        new_at = time.monotonic() if client.ping() else None
+                except Exception:  # noqa: BLE001 - not up yet
+                    pass
+            time.sleep(0.005)
+        assert new_at is not None, "no new server"
+        time.sleep(3)
+        service_alive = service.process.poll() is None
+        zombies = zombies_of(service.process.pid)
+    after_kill = sorted(t.of(PAIR, killed), key=lambda a: a.ended)
+    first_503 = next((a for a in after_kill if a.status == 503), None)
+    back = next((a for a in after_kill if a.status == 200 and a.ended >= new_at), None)
+    outage = t.of(PAIR, killed, new_at)
+    return {
+        "first_503_after_kill_s": round(first_503.ended - killed, 3) if first_503 else None,
+        "new_server_after_kill_s": round(new_at - killed, 3),
+        "first_200_after_new_server_s": round(back.ended - new_at, 3) if back else None,
+        "graph_answers_during_outage": {str(s): sum(a.status == s for a in outage)
+                                        for s in sorted({a.status for a in outage})},
+        "graph_max_ms_during_outage": round(max((a.ms for a in outage), default=0), 1),
+        "search_non_200": sum(a.status != 200 for a in t.of(SEARCH)),
+        "health_non_200": sum(a.status != 200 for a in t.of(HEALTH)),
+        "service_restarted": not service_alive, "zombies": zombies,
+        "old_server_gone": not liveness.alive(state.pid),
+    }
+
+
+def drill_stop(seconds: float = 10.0) -> dict[str, Any]:
+    """SIGSTOP of the embedded server for `seconds` under traffic."""
+    with Service() as service, Traffic(service.url, [PAIR, PAIR, PAIR, SEARCH, HEALTH]) as t:
+        time.sleep(3)
+        normal_from = time.monotonic()
+        time.sleep(seconds)
+        state = read_state(store_dir())
+        assert state is not None
+        stopped = time.monotonic()
+        os.kill(state.pid, signal.SIGSTOP)
+        try:
+            time.sleep(seconds)
+        finally:
+            os.kill(state.pid, signal.SIGCONT)
+        resumed = time.monotonic()
+        time.sleep(3)
+        after = read_state(store_dir())
+        replaced = after is None or after.pid != state.pid
+    normal = [a.ms for a in t.of(SEARCH, normal_from, stopped) if a.status == 200]
+    during = [a.ms for a in t.of(SEARCH, stopped, resumed) if a.status == 200]
+    graph = [a for a in t.of(PAIR, stopped - 30, resumed) if a.ended >= stopped]
+    health = t.of(HEALTH, stopped, resumed)
+    back = next((a for a in sorted(t.of(PAIR, resumed), key=lambda a: a.ended)
+                 if a.status == 200), None)
+    return {
+        "search_normal": {"n": len(normal), "p50_ms": pct(normal, .5), "p99_ms": pct(normal, .99)},
+        "search_stopped": {"n": len(during), "p50_ms": pct(during, .5), "p99_ms": pct(during, .99),
+                           "non_200": sum(a.status != 200 for a in t.of(SEARCH, stopped, resumed))},
+        "graph_stopped": {"n": len(graph), "max_ms": round(max((a.ms for a in graph), default=0), 1),
+                          "statuses": {str(s): sum(a.status == s for a in graph)
+                                       for s in sorted({a.status for a in graph})}},
+        "health_stopped": {"n": len(health),
+                           "max_ms": round(max((a.ms for a in health), default=0), 1),
+                           "non_200": sum(a.status != 200 for a in health)},
+        "graph_200_after_resume_s": round(back.ended - resumed, 3) if back else None,
+        "server_replaced": replaced,
+    }
+
+
+def drill_loads(runs: int = 20) -> dict[str, Any]:
+    """`kbx kb load` killed with kill -9 at 20 points of its graph work: when its staging graph
+    holds 0%, 6%, … 94% of the nodes it will hold, and four times right after the RENAME (in
+    the log rewrite). The live graph is checked after each kill, the staging graphs after the
+    next complete load, the processes after every user has gone."""
+    settings = Settings()
+    provider = open_provider(settings)
+    assert isinstance(provider, FalkorDBProvider), "the drill needs FalkorDB"
+    total_nodes = expected_counts(graph_rows(load_active_bundle(settings)))[0]
+    whole = provider.stats()
+    expected = (whole.people, whole.events, whole.relations, whole.states)
+    results = []
+    try:
+        for run in range(runs):
+            share = run / (runs - 4) if run < runs - 4 else None  # None: after the rename
+            loader = subprocess.Popen([KBX, "kb", "load"], stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.DEVNULL)
+            seen = _wait_for_point(provider, loader, share, total_nodes)
+            loader.kill()
+            loader.wait()
+            stats = provider.stats()
+            results.append({"point": "after rename" if share is None else f"{share:.0%} written",
+                            "reached": seen, "exit": loader.returncode,
+                            "live_whole": (stats.people, stats.events, stats.relations,
+                                           stats.states) == expected,
+                            "staging_after_kill": len(provider.staging_graphs())})
+        subprocess.run([KBX, "kb", "load"], check=True, capture_output=True)
+        left = len(provider.staging_graphs())
+        aof = EmbeddedServer(store_dir()).status()["aof_bytes"]
+    finally:
+        provider.close()
+    time.sleep(2.0)  # the keeper's grace
+    return {"runs": runs, "killed": sum(r["exit"] == -9 for r in results),
+            "killed_at_their_point": sum(bool(r["reached"]) for r in results),
+            "live_graph_whole_after_every_kill": all(r["live_whole"] for r in results),
+            "staging_left_by_kills": sum(r["staging_after_kill"] for r in results),
+            "staging_left_after_next_load": left, "aof_bytes_after": aof,
+            "processes_left_after_all_exit": len(_processes_of(store_dir())),
+            "runs_detail": results}
+
+
+def _wait_for_point(provider: FalkorDBProvider, loader: subprocess.Popen[bytes],
+                    share: float | None, total: int) -> bool:
+    """Poll until the loader's staging graph holds `share` of its nodes (None: until it was
+    renamed away); False if the load ended first."""
+    seen_staging = False
+    while loader.poll() is None:
+        staging = provider.staging_graphs()
+        if staging:
+            seen_staging = True
+            if share is not None:
+                try:
+                    nodes = provider._run(staging[0], COUNT)[0][0]
+                except Exception:  # noqa: BLE001 - renamed between the two calls
+                    continue
+                if nodes >= share * total:
+                    return True
+        elif seen_staging and share is None:
+            return True
+        time.sleep(0.001)
+    return False
+
+
+def _processes_of(directory: Path) -> list[int]:
+    needle = str(directory.resolve())
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(
+                    errors="replace")
+            except OSError:
+                continue
+            if needle in command and liveness.alive(int(entry.name)):
+                found.append(int(entry.name))
+    return found
+
+
+def _raw(port: int, data: bytes, timeout: float = 30) -> tuple[int, bytes]:
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall(data)
+        response = b""
+        while b"\r\n\r\n" not in response:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            response += chunk
+        head, _, body = response.partition(b"\r\n\r\n")
+        length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                       if line.lower().startswith(b"content-length")), 0)
+        while len(body) < length:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            body += chunk
+    return int(head.split(b" ")[1]), body
+
+
+def drill_inputs() -> dict[str, Any]:
+    """Each oversize or malformed input of the issue; the service's resident memory."""
+    with Service() as service:
+        for _ in range(20):  # warm: every route once, caches filled
+            for path in (PAIR, SEARCH, "/kb/journey/林冲", HEALTH):
+                httpx.get(service.url + path, timeout=30)
+        idle = service.rss_mb()
+        cases: list[tuple[str, int, bytes]] = []
+
+        def get(name: str, path: str) -> None:
+            head = f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
+            status, body = _raw(service.port, head)
+            cases.append((name, status, body))
+
+        get("chapters=1-99999999999", "/search?q=a&chapters=1-99999999999")
+        get("chapters=1-100000", "/search?q=a&chapters=1-100000")
+        get("100 KB record id", "/kb/records/" + "x" * 100_000)
+        get("NUL in a name", "/kb/people/%E6%9E%97%00%E5%86%B2")
+        get("/kb/people/abc%2F%2F", "/kb/people/abc%2F%2F")
+        get("q=%1C", "/search?q=%1C")
+        big = 100 * 1024 * 1024
+        status, body = _raw(service.port, (
+            "POST /ask HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {big}\r\n\r\n").encode() + b'{"question": "')
+        cases.append(("100 MB body declared", status, body))
+        with socket.create_connection(("127.0.0.1", service.port), timeout=60) as sock:
+            sock.sendall(b"POST /ask HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                         b"Transfer-Encoding: chunked\r\n\r\n")
+            chunk = b"x" * 65536
+            frame = f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n"
+            sent = 0
+            try:
+                while sent < big:
+                    sock.sendall(frame)
+                    sent += len(chunk)
+            except OSError:
+                pass
+            sock.settimeout(10)
+            try:
+                reply = sock.recv(65536)
+            except OSError:
+                reply = b""
+        cases.append((f"chunked body ({sent // 1024 // 1024} MB sent)",
+                      int(reply.split(b" ")[1]) if reply.startswith(b"HTTP") else 0,
+                      reply.partition(b"\r\n\r\n")[2]))
+        for name, payload in (("knowledge_budget false",
+                               b'{"question": "x", "knowledge_budget": false}'),
+                              ("invalid UTF-8 body", b'{"question": "\xff\xfe"}')):
+            head = (f"POST /ask HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    f"Content-Length: {len(payload)}\r\nConnection: close\r\n\r\n").encode()
+            status, body = _raw(service.port, head + payload)
+            cases.append((name, status, body))
+        after = service.rss_mb()
+    return {"idle_rss_mb": round(idle, 1), "after_rss_mb": round(after, 1),
+            "delta_mb": round(after - idle, 1),
+            "cases": [{"input": n, "status": s, "bytes": len(b),
+                       "detail": json.loads(b).get("detail") if b.startswith(b"{") else None}
+                      for n, s, b in cases]}
+
+
+INTRUDER = """
+import json, os, socket, sys
+directory, port = sys.argv[1], int(sys.argv[2])
+seen = {}
+for name in ("server.json", "password", "redis.conf", "appendonlydir"):
+    path = os.path.join(directory, name)
+    try:
+        seen[name] = "listed" if os.path.isdir(path) and os.listdir(path) else (
+            "read" if open(path).read() is not None else "")
+    except OSError as exc:
+        seen[name] = type(exc).__name__
+for command in (("GRAPH.RO_QUERY", sys.argv[3], "MATCH (n) RETURN count(n)"),
+                ("GRAPH.QUERY", sys.argv[3], "CREATE (:Owned)"), ("DEL", sys.argv[3])):
+    wire = f"*{len(command)}\\r\\n" + "".join(
+        f"${len(part.encode())}\\r\\n{part}\\r\\n" for part in command)
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(wire.encode())
+        seen[command[0]] = sock.recv(200).decode(errors="replace").split("\\r\\n")[0]
+print(json.dumps(seen))
+"""
+"""What a second local user tries (a plain system python, the redis protocol by hand)."""
+
+
+def drill_security() -> dict[str, Any]:
+    """The store of the configured data dir: a client without the password (and with a wrong
+    one) reads, writes and deletes nothing; the directory is 0700 and its files 0600; as root,
+    the user `nobody` tries the files and the port."""
+    settings = Settings()
+    provider = open_provider(settings)
+    assert isinstance(provider, FalkorDBProvider), "the drill needs FalkorDB"
+    graph = provider.graph_name
+    try:
+        before = provider.stats()
+        state = read_state(store_dir())
+        assert state is not None
+        refused: dict[str, str] = {}
+        for password in (None, "wrong-password"):
+            with probe_client(state.port, password, 2.0) as client:
+                for command in (("GRAPH.RO_QUERY", graph, "MATCH (n) RETURN count(n)"),
+                                ("GRAPH.QUERY", graph, "CREATE (:Owned)"), ("DEL", graph),
+                                ("FLUSHALL",), ("CONFIG", "GET", "dir")):
+                    key = f"{command[0]} ({'no' if password is None else 'wrong'} password)"
+                    try:
+                        client.execute_command(*command)
+                        refused[key] = "ANSWERED"
+                    except Exception as exc:  # noqa: BLE001 - the refusal is the figure
+                        refused[key] = type(exc).__name__
+        after = provider.stats()
+        modes = {"directories_not_0700": [], "files_not_0600": []}
+        for root, _dirs, files in os.walk(store_dir()):
+            if stat.S_IMODE(os.stat(root).st_mode) != 0o700:
+                modes["directories_not_0700"].append(root)
+            for name in files:
+                path = os.path.join(root, name)
+                if stat.S_IMODE(os.stat(path).st_mode) != 0o600:
+                    modes["files_not_0600"].append(path)
+        second_user: dict[str, Any] | str = "not run (needs root and a system python3)"
+        python = shutil.which("python3", path="/usr/bin:/bin")
+        if os.geteuid() == 0 and python is not None:
+            nobody = pwd.getpwnam("nobody")
+
+            def become_nobody() -> None:
+                os.setgroups([])
+                os.setgid(nobody.pw_gid)
+                os.setuid(nobody.pw_uid)
+
+            run = subprocess.run([python, "-c", INTRUDER, str(store_dir().resolve()),
+                                  str(state.port), graph], capture_output=True, text=True,
+                                 timeout=60, preexec_fn=become_nobody, cwd="/",
+                                 env={"PATH": "/usr/bin:/bin"})
+            second_user = json.loads(run.stdout) if run.returncode == 0 else run.stderr[-300:]
+    finally:
+        provider.close()
+    return {"refused": refused, "graph_unchanged": before == after, **modes,
+            "user_nobody": second_user}
+
+
+DRILLS = {"kill": drill_kill, "stop": drill_stop, "loads": drill_loads, "inputs": drill_inputs,
+          "security": drill_security}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("drill", choices=[*DRILLS, "all"])
+    args = parser.parse_args()
+    names = list(DRILLS) if args.drill == "all" else [args.drill]
+    load = os.getloadavg()[0]
+    for name in names:
+        started = time.monotonic()
+        result = DRILLS[name]()
+        result["seconds"] = round(time.monotonic() - started, 1)
+        result["load_average_at_start"] = round(load, 2)
+        print(json.dumps({name: result}, ensure_ascii=False, indent=2))
+        load = os.getloadavg()[0]
+
+
+if __name__ == "__main__":
+    main()

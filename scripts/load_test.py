@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""Load test: start `kbx serve`, drive a fixed mix of pair, journey, search and ask requests from
+N concurrent keep-alive clients for a bounded time, print requests/s, p50, p99 and errors.
+
+    .venv/bin/python scripts/load_test.py --clients 200 --seconds 60 --workers 2
+
+The service runs on the settings of the environment (KBX_DATA_DIR …): ingest, extract and
+`kbx kb load` first (`make demo` does all three). Loopback only. The clients are one asyncio
+process speaking HTTP/1.1 over raw sockets, so that the load generator costs far less CPU than
+the service it measures (on a two-core machine they share the cores).
+
+Every client cycles through the same fixed list of requests (25% each kind) from its own offset:
+a run is the same mix whatever the concurrency. An error is any answer that is not 200, a
+connection failure, or a request that did not finish within `--timeout`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.parse
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+PEOPLE = ["林冲", "鲁智深", "武松", "宋江", "李逵", "杨志", "晁盖", "吴用", "史进", "柴进", "花荣",
+          "卢俊义", "燕青", "高俅", "王伦", "戴宗"]
+PAIRS = [("林冲", "鲁智深"), ("宋江", "李逵"), ("武松", "宋江"), ("杨志", "鲁智深"), ("晁盖", "吴用"),
+         ("林冲", "高俅"), ("史进", "鲁智深"), ("宋江", "花荣"), ("卢俊义", "燕青"), ("林冲", "王伦")]
+QUESTIONS = ["鲁智深和林冲怎么认识？", "武松打虎是在第几回", "林冲后来怎么样了？", "宋江为什么上梁山",
+             "杨志卖刀的经过", "智取生辰纲是谁的主意", "李逵和宋江是什么关系", "鲁智深倒拔垂杨柳",
+             "林冲雪夜上梁山", "燕青和卢俊义怎么认识", "花荣箭术如何", "武松醉打蒋门神"]
+
+
+def quote(text: str) -> str:
+    return urllib.parse.quote(text, safe="")
+
+
+def requests_mix() -> list[tuple[str, bytes]]:
+    """(kind, raw HTTP/1.1 request): pair, journey, search, ask in turn."""
+    out: list[tuple[str, bytes]] = []
+    for i in range(max(len(PAIRS), len(PEOPLE), len(QUESTIONS))):
+        a, b = PAIRS[i % len(PAIRS)]
+        out.append(("pair", _get(f"/kb/pair?a={quote(a)}&b={quote(b)}")))
+        out.append(("journey", _get(f"/kb/journey/{quote(PEOPLE[i % len(PEOPLE)])}")))
+        out.append(("search", _get(f"/search?q={quote(QUESTIONS[i % len(QUESTIONS)])}")))
+        body = json.dumps({"question": QUESTIONS[(i + 5) % len(QUESTIONS)]}).encode()
+        out.append(("ask", b"POST /ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                           b"application/json\r\nContent-Length: " + str(len(body)).encode()
+                    + b"\r\n\r\n" + body))
+    return out
+
+
+def _get(path: str) -> bytes:
+    return f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+
+
+@dataclass
+class Tally:
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    errors: dict[str, int] = field(default_factory=dict)
+    statuses: dict[int, int] = field(default_factory=dict)
+
+
+async def read_response(reader: asyncio.StreamReader) -> int:
+    head = await reader.readuntil(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    length = 0
+    for line in head.split(b"\r\n"):
+        if line[:15].lower() == b"content-length:":
+            length = int(line[15:])
+    await reader.readexactly(length)
+    return status
+
+
+async def client(port: int, offset: int, mix: list[tuple[str, bytes]], start: float,
+                 deadline: float, timeout: float, tally: Tally) -> None:
+    reader = writer = None
+    i = offset
+    while time.monotonic() < deadline:
+        kind, raw = mix[i % len(mix)]
+        i += 1
+        began = time.monotonic()
+        try:
+            if writer is None:
+                reader, writer = await asyncio.wait_for(
+                    asyncio.open_connection("127.0.0.1", port), timeout)
+            assert reader is not None
+            writer.write(raw)
+            status = await asyncio.wait_for(read_response(reader), timeout)
+        except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError):
+            status = 0
+            if writer is not None:
+                writer.close()
+            reader = writer = None
+        ended = time.monotonic()
+        if began < start:
+            continue  # warm-up
+        tally.statuses[status] = tally.statuses.get(status, 0) + 1
+        if status == 200:
+            tally.latencies.setdefault(kind, []).append(ended - began)
+        else:
+            tally.errors[kind] = tally.errors.get(kind, 0) + 1
+    if writer is not None:
+        writer.close()
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, int(share * len(ordered) + 0.999999) - 1))]
+
+
+async def drive(port: int, clients: int, seconds: float, warmup: float, timeout: float
+                ) -> tuple[Tally, float]:
+    mix = requests_mix()
+    tally = Tally()
+    start = time.monotonic() + warmup
+    deadline = start + seconds
+    await asyncio.gather(*(client(port, k * 7, mix, start, deadline, timeout, tally)
+                           for k in range(clients)))
+    return tally, seconds
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_service(port: int, workers: int, log: Path) -> subprocess.Popen[bytes]:
+    kbx = Path(sys.executable).parent / "kbx"
+    with log.open("wb") as out:
+        service = subprocess.Popen([str(kbx), "serve", "--port", str(port), "--workers",
+                                    str(workers), "--no-access-log"], stdout=out, stderr=out,
+                                   start_new_session=True)
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        if service.poll() is not None:
+            raise SystemExit(f"the service exited; see {log}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
+                sock.sendall(_get("/health"))
+                if b'"status":"ok"' in sock.recv(65536):
+                    return service
+        except OSError:
+            pass
+        time.sleep(0.5)
+    stop_service(service)
+    raise SystemExit(f"the service did not become healthy; see {log}")
+
+
+def stop_service(service: subprocess.Popen[bytes]) -> None:
+    os.killpg(service.pid, signal.SIGINT)
+    try:
+        service.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(service.pid, signal.SIGKILL)
+        service.wait()
+
+
+def report(tally: Tally, seconds: float, clients: int, workers: int) -> dict[str, object]:
+    every = [x for values in tally.latencies.values() for x in values]
+    total = len(every) + sum(tally.errors.values())
+    kinds = {kind: {"requests": len(values) + tally.errors.get(kind, 0),
+                    "p50_ms": round(percentile(values, 0.5) * 1000, 1) if values else None,
+                    "p99_ms": round(percentile(values, 0.99) * 1000, 1) if values else None,
+                    "errors": tally.errors.get(kind, 0)}
+             for kind, values in sorted(tally.latencies.items())}
+    return {"clients": clients, "workers": workers, "seconds": seconds, "requests": total,
+            "requests_per_s": round(total / seconds, 1),
+            "p50_ms": round(percentile(every, 0.5) * 1000, 1) if every else None,
+            "p99_ms": round(percentile(every, 0.99) * 1000, 1) if every else None,
+            "mean_ms": round(statistics.fmean(every) * 1000, 1) if every else None,
+            "errors": sum(tally.errors.values()), "statuses": tally.statuses, "kinds": kinds}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--timeout", type=float, default=30.0, help="per request, seconds")
+    parser.add_argument("--url", help="drive a service that is already running (port only)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    service = None
+    if args.url:
+        port = int(urllib.parse.urlsplit(args.url).port or 80)
+    else:
+        port = free_port()
+        log = Path(os.environ.get("KBX_DATA_DIR", "var")) / f"load_test_{port}.log"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        service = start_service(port, args.workers, log)
+    try:
+        tally, seconds = asyncio.run(drive(port, args.clients, args.seconds, args.warmup,
+                                           args.timeout))
+    finally:
+        if service is not None:
+            stop_service(service)
+    result = report(tally, seconds, args.clients, args.workers)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
+        return
+    print(f"{args.clients} clients × {seconds:.0f} s, {args.workers} worker(s): "
+          f"{result['requests_per_s']} requests/s, p50 {result['p50_ms']} ms, "
+          f"p99 {result['p99_ms']} ms, errors {result['errors']} of {result['requests']}")
+    for kind, figures in result["kinds"].items():  # type: ignore[union-attr]
+        print(f"  {kind:8} {figures['requests']:7} requests  p50 {figures['p50_ms']} ms  "
+              f"p99 {figures['p99_ms']} ms  errors {figures['errors']}")
+
+
+if __name__ == "__main__":
+    main()
