@@ -22,8 +22,6 @@ runner = CliRunner()
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str | None]]:
-    if not (DEFAULT_BUNDLE / "people.jsonl").exists():
-        pytest.skip("the curated bundle is not there yet")
     data_dir = tmp_path_factory.mktemp("kbx-cli")
     try:
         yield {"KBX_DATA_DIR": str(data_dir), "FALKORDB_URL": None,
@@ -87,12 +85,14 @@ def test_main_pairs_quote_the_right_chapters(loaded: dict[str, Any],
                 assert source["chunk_id"].startswith(f"ch{source['chapter']:03d}_")
 
 
-def test_journey_from_dongjing_to_liangshan(loaded: dict[str, Any],
-                                            env: dict[str, str | None]) -> None:
+def test_journey_from_the_white_tiger_hall_to_his_death(loaded: dict[str, Any],
+                                                        env: dict[str, str | None]) -> None:
     journey = kbx(env, "journey", "林冲")
     stages = journey["stages"]
     assert journey["person"]["id"] == "lin_chong" and len(stages) >= 4
-    assert "东京" in stages[0]["title"] and "梁山" in (stages[-1]["place"] or "")
+    assert stages[0]["chapters"][0] == 7  # 白虎节堂, where his fall begins
+    assert any("梁山" in (stage["place"] or "") for stage in stages)
+    assert stages[-1]["chapters"][-1] == 119  # his death at 六和寺 ends it
     assert all(stage["sources"] and stage["events"] for stage in stages)
     orders = [e["order"] for stage in stages for e in stage["events"]]
     assert orders == sorted(orders)
@@ -141,11 +141,11 @@ def test_broken_bundle_leaves_previous_graph(loaded: dict[str, Any], env: dict[s
     before = kbx(env, "pair", "林冲", "鲁智深")
     broken = tmp_path / "broken"
     shutil.copytree(DEFAULT_BUNDLE, broken)
-    with (broken / "people.jsonl").open("a", encoding="utf-8") as handle:
-        handle.write('{"id": "oops", "name": \n')
+    with (broken / "shards" / "ch001.jsonl").open("a", encoding="utf-8") as handle:
+        handle.write('{"record": "person", "id": "oops", "name": \n')
     result = runner.invoke(app, ["kb", "load", "--bundle", str(broken)], env=env)
     assert result.exit_code == 2
-    assert "people.jsonl:" in result.output and "invalid JSON" in result.output
+    assert "ch001.jsonl" in result.output
     assert kbx(env, "pair", "林冲", "鲁智深") == before
 
 
