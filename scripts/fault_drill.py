@@ -414,26 +414,7 @@ def drill_inputs() -> dict[str, Any]:
                       for n, s, b in cases]}
 
 
-INTRUDER = """
-import json, os, socket, sys
-directory, port = sys.argv[1], int(sys.argv[2])
-seen = {}
-for name in ("server.json", "password", "redis.conf", "appendonlydir"):
-    path = os.path.join(directory, name)
-    try:
-        seen[name] = "listed" if os.path.isdir(path) and os.listdir(path) else (
-            "read" if open(path).read() is not None else "")
-    except OSError as exc:
-        seen[name] = type(exc).__name__
-for command in (("GRAPH.RO_QUERY", sys.argv[3], "MATCH (n) RETURN count(n)"),
-                ("GRAPH.QUERY", sys.argv[3], "CREATE (:Owned)"), ("DEL", sys.argv[3])):
-    wire = f"*{len(command)}\\r\\n" + "".join(
-        f"${len(part.encode())}\\r\\n{part}\\r\\n" for part in command)
-    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
-        sock.sendall(wire.encode())
-        seen[command[0]] = sock.recv(200).decode(errors="replace").split("\\r\\n")[0]
-print(json.dumps(seen))
-"""
+INTRUDER = Path(__file__).with_name("intruder.py")
 """What a second local user tries (a plain system python, the redis protocol by hand)."""
 
 
@@ -480,7 +461,7 @@ def drill_security() -> dict[str, Any]:
                 os.setgid(nobody.pw_gid)
                 os.setuid(nobody.pw_uid)
 
-            run = subprocess.run([python, "-c", INTRUDER, str(store_dir().resolve()),
+            run = subprocess.run([python, "-c", INTRUDER.read_text(), str(store_dir().resolve()),
                                   str(state.port), graph], capture_output=True, text=True,
                                  timeout=60, preexec_fn=become_nobody, cwd="/",
                                  env={"PATH": "/usr/bin:/bin"})

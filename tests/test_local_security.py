@@ -11,7 +11,6 @@ import shutil
 import stat
 import subprocess
 import tempfile
-import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,28 +21,7 @@ from providers.embedded import PASSWORD_FILE, EmbeddedServer, probe_client
 
 pytestmark = pytest.mark.falkordb
 
-INTRUDER = textwrap.dedent("""
-    # run by a plain system python as `nobody`: the redis protocol by hand, no package needed
-    import json, os, socket, sys
-    directory, port = sys.argv[1], int(sys.argv[2])
-    seen = {}
-    for name in ("server.json", "password", "redis.conf", "appendonlydir"):
-        path = os.path.join(directory, name)
-        try:
-            seen[name] = "listed" if os.path.isdir(path) and os.listdir(path) else (
-                "read" if open(path).read() is not None else "")
-        except OSError as exc:
-            seen[name] = type(exc).__name__
-    for command in (("GRAPH.RO_QUERY", "kbx:secure", "MATCH (n) RETURN count(n)"),
-                    ("GRAPH.QUERY", "kbx:secure", "CREATE (:Owned)"),
-                    ("DEL", "kbx:secure"), ("KEYS", "*"), ("CONFIG", "GET", "dir")):
-        wire = f"*{len(command)}\\r\\n" + "".join(
-            f"${len(part.encode())}\\r\\n{part}\\r\\n" for part in command)
-        with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
-            sock.sendall(wire.encode())
-            seen[command[0]] = sock.recv(200).decode(errors="replace").split("\\r\\n")[0]
-    print(json.dumps(seen))
-""")
+INTRUDER = Path(__file__).resolve().parent.parent / "scripts" / "intruder.py"
 
 
 @pytest.fixture
@@ -122,8 +100,8 @@ def test_another_local_user_is_refused(server: EmbeddedServer) -> None:
     python = shutil.which("python3", path="/usr/bin:/bin")
     if python is None:
         pytest.skip("no system python3 for the second user")
-    run = subprocess.run([python, "-c", INTRUDER, str(server.directory),
-                          str(server.state.port)], capture_output=True, text=True, timeout=60,
+    run = subprocess.run([python, "-c", INTRUDER.read_text(), str(server.directory),
+                          str(server.state.port), "kbx:secure"], capture_output=True, text=True, timeout=60,
                          preexec_fn=become_nobody, cwd="/", env={"PATH": "/usr/bin:/bin"})
     assert run.returncode == 0, run.stderr
     seen = json.loads(run.stdout)
