@@ -24,9 +24,11 @@ QUESTION_WORDS = (
     "请问", "一下", "是不是", "了吗", "吗", "呢", "吧", "呀", "啊", "之间", "有哪些", "发生了",
     "经过", "过程", "讲讲", "说说", "介绍", "告诉我", "哪一天", "哪天", "哪年", "什么时候",
     "几时", "多长", "多重", "多高", "多远", "多久", "为甚么", "甚么",
+    "到哪里", "去哪里", "在哪里", "到哪儿", "去哪儿", "在哪儿",
 )
 """Words of asking, not of the story; longest first so 为什么 is cut before 什么. 甚么 is how
-the traditional text (and its readers) spell 什么."""
+the traditional text (and its readers) spell 什么. The place questions keep their preposition:
+cut as 哪里 alone, 刺配到哪里 would leave 配到, a bigram of many another sentence."""
 
 _QUESTION_WORDS_SORTED = tuple(sorted(QUESTION_WORDS, key=len, reverse=True))
 

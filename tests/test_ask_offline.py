@@ -156,6 +156,14 @@ def test_the_first_line_answers_what_is_asked(service: AskService, question: str
     assert r.answer.splitlines()[0].startswith(first), r.answer.splitlines()[0]
 
 
+def test_a_place_question_weighs_the_act_not_its_preposition(service: AskService) -> None:
+    """刺配到哪里: 到 belongs to the asking words; left in, 配到 outweighed 刺配 and the answer
+    opened with the father relation, whose description happens to say 配到."""
+    r = service.ask(AskRequest(question="宋江被刺配到哪里？"))
+    assert r.status == "answered"
+    assert "江州" in r.answer.splitlines()[0], r.answer.splitlines()[0]
+
+
 def test_a_number_is_never_cut_out_of_a_name(service: AskService) -> None:
     r = service.ask(AskRequest(question="梁山泊一共有多少位好汉？"))
     assert not r.answer.startswith("万")  # 宋万三位好汉: 三位, never 万三位
