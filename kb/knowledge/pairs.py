@@ -5,8 +5,8 @@ The rule, over the pair's relations and shared events (book order):
 - **First met**: the earliest of the relations' first sources and the shared events' first sources
   (by chapter, then the event's order): the passage where their story together begins.
 - **Key shared events** (at most `KEY_SHARED`): each event scores by `shared_score` — both named in
-  its title 3 (one of them 1), an event that one of their relations cites (`Relation.events`) 3, a
-  turning point 2, a small scene (four people or fewer) 1. The first
+  its title 3 (one of them 1, neither −3: `UNNAMED`), an event that one of their relations cites
+  (`Relation.events`) 3, a turning point 2, a small scene (four people or fewer) 1. The first
   and the last shared event (how it began, how it ended) are always kept; the rest are taken
   greedily, the highest score first with a bonus for lying far (up to `SPREAD` chapters) from the
   events already kept, so that they spread over the book. They are listed in book order and the
@@ -24,6 +24,10 @@ from kb.knowledge.views import EventView, Pair, PersonView, RelationView, Source
 KEY_SHARED = 8
 SPREAD = 20
 SPREAD_WEIGHT = 2.0
+UNNAMED = -3
+"""An event whose title names neither of the two and that no relation of theirs cites is a scene
+they were both in (a battle, an assembly), not something between them: it is kept only when
+nothing about them is left (宋江–吴用 share 111 events; 李逵下枯井救柴进 is not one of theirs)."""
 
 
 def _names(person: Person) -> list[str]:
@@ -34,7 +38,7 @@ def shared_score(event: EventView, a: Sequence[str], b: Sequence[str],
                  linked: frozenset[str] = frozenset()) -> int:
     title = to_simplified(event.title)
     named = sum(1 for names in (a, b) if any(n in title for n in names))
-    score = 3 if named == 2 else named
+    score = 3 if named == 2 else named if named else UNNAMED
     score += 3 if event.id in linked else 0
     score += 2 if event.turning_point else 0
     score += 1 if len(event.participants) <= 4 else 0
