@@ -164,6 +164,12 @@ def test_a_place_question_weighs_the_act_not_its_preposition(service: AskService
     assert "江州" in r.answer.splitlines()[0], r.answer.splitlines()[0]
 
 
+def test_a_whole_count_comes_from_the_books_total(service: AskService) -> None:
+    """一共: 前後共喫了十五碗, not the innkeeper's 五六碗 or the signboard's 三碗."""
+    r = service.ask(AskRequest(question="武松一共喝了几碗酒？"))
+    assert r.answer.startswith("十五碗"), r.answer.splitlines()[0]
+
+
 def test_a_number_is_never_cut_out_of_a_name(service: AskService) -> None:
     r = service.ask(AskRequest(question="梁山泊一共有多少位好汉？"))
     assert not r.answer.startswith("万")  # 宋万三位好汉: 三位, never 万三位

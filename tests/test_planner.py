@@ -99,7 +99,8 @@ def test_the_plan_carries_what_the_answer_needs(index: PeopleIndex) -> None:
     made = plan_for_question("武松打虎用的哨棒是什么木头做的？", index)
     assert (made.detail.thing, made.detail.material) == ("哨棒", "木头")
     count = plan_for_question("黑旋风在沂岭一共杀了几只老虎？", index)
-    assert count.detail.unit == "只" and "老虎" in count.focus
+    assert count.detail.unit == "只" and "老虎" in count.focus and count.detail.total
+    assert not plan_for_question("鲁智深那条禅杖有多重？", index).detail.total
     named = plan_for_question("把宝刀卖给林冲的那个汉子叫什么名字？", index)
     assert named.detail.role == "汉子"
 

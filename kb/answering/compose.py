@@ -42,6 +42,7 @@ from kb.answering.refusals import (
     premise_problem,
     quantity_in,
     refuse_question,
+    total_in,
     unknown_name,
 )
 from kb.knowledge.models import Event, Person, Record, Relation, State
@@ -63,6 +64,9 @@ GENERIC_TYPES = frozenset({"acquaintance", "colleague", "ally"})
 """Relation types that say little; listed after the specific ones."""
 SUMMARY_CHARS = 60
 QUANTITY_SENTENCES = 12
+TOTAL_SENTENCES = 400
+"""Sentences of the passages searched for a whole count (一共): the 共 sentence may share no
+word with the question (前後共喫了十五碗 for 一共喝了几碗酒)."""
 MIN_QUANTITY_COVERAGE = 0.1
 MIN_CHAR_SHARE = 0.5
 """A sentence about the named people that gives a number with the asked unit answers a how-many
@@ -318,6 +322,10 @@ def compose_fact(ctx: _Ctx) -> Draft:
         counted = [b for b in best_sentences(about, ctx.block_of, weights, ctx.g.profile.wordings,
                                              limit=QUANTITY_SENTENCES)
                    if b[0] > 0 and has_quantity(b[1], plan)] or _counted_by_chars(ctx, about)
+        if plan.detail.total:  # 一共: a sentence of the passages that gives the whole count
+            whole = [b for b in best_sentences(about, ctx.block_of, weights, ctx.g.profile.wordings,
+                                               limit=TOTAL_SENTENCES) if total_in(b[1], plan)]
+            counted = whole[:1] + [b for b in counted if b not in whole[:1]]
         if counted:
             best = counted[:SUPPORT_SENTENCES]
             if counted[0][0] >= MIN_QUANTITY_COVERAGE:
@@ -570,6 +578,10 @@ def _number(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, s
     """How many: the numeral with the question's unit as the book gives it (十五碗): from the
     record that answers the question when it gives one (a curated account of the scene: the
     signboard's 三碗不过冈 is not what the hero drank), else from the best sentence."""
+    if ctx.plan.detail.total and best and total_in(best[0][1], ctx.plan):
+        found = quantity_in(to_simplified(best[0][1]), ctx.plan, ctx.people)
+        if found:
+            return f"{found}。", (best[0][1], best[0][2]), False
     if record is not None:
         found = quantity_in(to_simplified(ctx.render(record)), ctx.plan, ctx.people)
         if found:

@@ -113,6 +113,7 @@ WHO_ASK = re.compile(r"谁|哪些人|哪几个|哪两个|哪个人|哪位|什么
 HOW_ASK = re.compile(r"怎么|如何|怎样|怎生|咋")
 PASSIVE = re.compile(r"被(?:谁|哪|什么人|何人)|是谁.{0,4}的")
 """被谁, 被哪个 …: the person named is acted on, the asked one acts."""
+TOTAL_ASK = re.compile(r"一共|总共|共有|合共|总计|共计|一总|总数|加起来|前后共")
 WHETHER_ASK = re.compile(r"有没有|是否|是不是|可曾|有无|曾否|难道")
 UNITS = set("斤两碗个只次天日年岁回里丈尺寸贯锭匹口条人员名位把件杯钱")
 END_WORDS = ("最后", "结局", "下场", "最终", "临终", "临死", "怎么死", "如何死", "怎样死", "之死",
@@ -151,6 +152,9 @@ class AskDetail:
     """The asked kind of material: 木头."""
     passive: bool = False
     """Who did it to the named person (甲被谁活捉了): the named person is the one acted on."""
+    total: bool = False
+    """A how-many that asks for the whole count (一共, 总共): the book's 共 sentence answers it
+    (前後共喫了十五碗), not the first number of the scene (三碗不过冈)."""
 
 
 @dataclass(frozen=True)
@@ -365,7 +369,7 @@ def _ask(text: str, kind: PlanKind, person_count: int, bare: str) -> tuple[Ask, 
     if quantity:
         unit = quantity.group(1) if quantity.group(1) in UNITS else None
         noun = quantity.group(2) if unit == "个" and quantity.group(2) else None
-        return "how_many", AskDetail(unit=unit, noun=noun)
+        return "how_many", AskDetail(unit=unit, noun=noun, total=bool(TOTAL_ASK.search(text)))
     name = NAME_ASK.search(text)
     if name:
         return "name", AskDetail(role=_role_before(text, name.start()))

@@ -137,6 +137,12 @@ def quantity_pattern(plan: Plan) -> re.Pattern[str]:
     return re.compile(f"{NUMBER}{tail}")
 
 
+def total_in(sentence: str, plan: Plan) -> bool:
+    """The sentence gives a whole count: 共 (共有, 共是, 共喫了) shortly before the asked quantity."""
+    return re.search(f"共[^，。；！？「」]{{0,4}}?{quantity_pattern(plan).pattern}",
+                     to_simplified(sentence)) is not None
+
+
 def quantity_in(text: str, plan: Plan, people: PeopleIndex) -> str | None:
     """The first quantity of the asked unit in a (simplified) text that is not part of a name
     (a name ending in 万 before 三位: the quantity is 三位, not 万三位)."""
