@@ -164,6 +164,18 @@ def test_a_place_question_weighs_the_act_not_its_preposition(service: AskService
     assert "江州" in r.answer.splitlines()[0], r.answer.splitlines()[0]
 
 
+@pytest.mark.parametrize(("question", "first"), [
+    ("林冲的妻子叫什么名字？", "林冲娘子"),   # the relative the plan resolved is the answer
+    ("及时雨叫什么名字？", "宋江"),           # a nickname's owner
+    ("宋江的父亲叫什么名字？", "宋太公"),     # linked by parent_child, not family
+    ("宋江的弟弟叫什么？", "宋清"),           # not his sworn sister 扈三娘
+])
+def test_a_name_question_about_a_resolved_person_names_them(service: AskService, question: str,
+                                                             first: str) -> None:
+    r = service.ask(AskRequest(question=question))
+    assert r.status == "answered" and r.answer.startswith(first), r.answer.splitlines()[:1]
+
+
 def test_a_whole_count_comes_from_the_books_total(service: AskService) -> None:
     """一共: 前後共喫了十五碗, not the innkeeper's 五六碗 or the signboard's 三碗."""
     r = service.ask(AskRequest(question="武松一共喝了几碗酒？"))

@@ -214,7 +214,9 @@ def compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
         if fate:
             return compose_fate(ctx, plan.person_ids[:1])
         return compose_journey(g, after)
-    if plan.asks == "identity" and len(plan.person_ids) == 1:
+    if (plan.asks == "identity" or plan.asks == "name" and not plan.focus) \
+            and len(plan.person_ids) == 1:
+        # 及时雨叫什么名字, 林冲的妻子叫什么名字: the person the plan resolved is the answer
         return compose_profile(people.people[plan.person_ids[0]])
     if plan.asks == "chapter" and g.chapter is not None:
         return compose_chapter(ctx)

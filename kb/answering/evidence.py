@@ -146,14 +146,18 @@ class EvidencePipeline:
         return plan_for_question(question, self.people, previous, self._relative,
                                  self.profile.place_chars)
 
-    def _relative(self, person_id: str, relation_type: str, hint: str = "") -> str | None:
-        """The one person linked to `person_id` by a relation of this type; among several, the
-        one whose name holds a hint character (某某之母 for 老娘), if exactly one does."""
+    def _relative(self, person_id: str, relation_type: str, hint: str = "", exclude: str = ""
+                  ) -> str | None:
+        """The one person linked to `person_id` by a relation of this type whose name holds no
+        excluded character (弟弟: not 扈三娘; 母亲: not 宋太公); among several, the one whose name
+        holds a hint character (某某之母 for 老娘), if exactly one does."""
         try:
             neighbors = self._neighbors(person_id)
         except NotFound:
             return None
         found = [n.person for n in neighbors if any(r.type == relation_type for r in n.relations)]
+        if exclude:  # a father is never the answer to 母亲, a sworn sister never to 弟弟
+            found = [p for p in found if not any(ch in p.name for ch in exclude)]
         if len(found) > 1 and hint:
             found = [p for p in found if any(ch in n for n in [p.name, *p.aliases] for ch in hint)]
         return found[0].id if len(found) == 1 else None

@@ -67,20 +67,33 @@ MAX_STRONG_JOURNEY_DETAIL = 8
 FACT_ASKS = frozenset({"chapter", "how_many", "name", "made_of", "why", "where", "when", "who"})
 """Asks that want one fact: with content of its own, such a question is not a journey
 (某人后来被发配去了哪里 asks a place)."""
-KIN_WORDS = {"老婆": "spouse", "妻子": "spouse", "娘子": "spouse", "浑家": "spouse", "夫人": "spouse",
-             "媳妇": "spouse", "丈夫": "spouse", "老公": "spouse", "丈人": "father_in_law",
-             "岳父": "father_in_law", "泰山": "father_in_law", "哥哥": "family", "兄长": "family",
-             "弟弟": "family", "母亲": "family", "老娘": "family", "父亲": "family"}
-"""Kinship words after a name, and the relation type that leads to the relative."""
+_SPOUSE = ("spouse",)
+_IN_LAW = ("father_in_law",)
+_SIBLING = ("siblings", "family")
+_PARENT = ("parent_child", "family")
+KIN_WORDS = {"老婆": _SPOUSE, "妻子": _SPOUSE, "娘子": _SPOUSE, "浑家": _SPOUSE, "夫人": _SPOUSE,
+             "媳妇": _SPOUSE, "丈夫": _SPOUSE, "老公": _SPOUSE, "丈人": _IN_LAW, "岳父": _IN_LAW,
+             "泰山": _IN_LAW, "哥哥": _SIBLING, "兄长": _SIBLING, "弟弟": _SIBLING,
+             "兄弟": _SIBLING, "母亲": _PARENT, "老娘": _PARENT, "父亲": _PARENT, "老爹": _PARENT,
+             "爹": _PARENT, "儿子": _PARENT, "女儿": _PARENT}
+"""Kinship words after a name, and the relation types that lead to the relative, tried in order
+(宋江的父亲: 宋太公 is linked by parent_child; the older bundles wrote family)."""
 KIN_AFTER = re.compile("^(?:的|他|她|之)?(" + "|".join(sorted(KIN_WORDS, key=len, reverse=True))
                        + ")")
-KIN_HINTS = {"母亲": "母娘", "老娘": "母娘", "父亲": "父爹", "哥哥": "哥兄大", "兄长": "哥兄大",
-             "弟弟": "弟二"}
+KIN_HINTS = {"母亲": "母娘", "老娘": "母娘", "父亲": "父爹公", "老爹": "父爹公", "爹": "父爹公",
+             "哥哥": "哥兄大", "兄长": "哥兄大", "弟弟": "弟二"}
 """Characters a relative's name holds for a kinship word (某某之母 for 老娘), when the relation
 type alone (family) fits several relatives."""
-KinLookup = Callable[[str, str, str], str | None]
-"""(person id, relation type, name hint characters) → the one relative of that type (among
-several, the one whose name holds a hint character), or None."""
+FEMALE_CHARS = "娘女姐妹婆嫂氏"
+MALE_CHARS = "公翁爹父郎"
+KIN_NOT = {**{w: FEMALE_CHARS for w in ("哥哥", "兄长", "弟弟", "兄弟", "父亲", "老爹", "爹", "儿子")},
+           "母亲": MALE_CHARS, "老娘": MALE_CHARS, "女儿": MALE_CHARS}
+"""Characters a relative's name cannot hold for a kinship word: 宋江的弟弟 is 宋清, not his sworn
+sister 扈三娘, though both are linked to him as siblings; 宋江的母亲 is not 宋太公."""
+KinLookup = Callable[[str, str, str, str], str | None]
+"""(person id, relation type, name hint characters, excluded characters) → the one relative of
+that type (among several, the ones whose names hold none of the excluded characters, then the one
+whose name holds a hint character), or None."""
 FRAME_WORDS = (
     "按阶段", "分阶段", "阶段", "按时间", "依次", "讲讲", "讲一讲", "说说", "说一说", "谈谈",
     "介绍一下", "介绍", "概括", "简单", "详细", "一辈子", "一生", "这一辈子", "都", "一下",
@@ -266,7 +279,9 @@ def _kin(question: str, found: list[tuple[str, str]], kin_of: KinLookup | None,
         match = KIN_AFTER.match(after)
         if match and unresolved is not None:
             unresolved.append(match.group(1))
-        relative = kin_of(pid, KIN_WORDS[match.group(1)], KIN_HINTS.get(match.group(1), "")) \
+        relative = next((r for t in KIN_WORDS[match.group(1)]
+                         if (r := kin_of(pid, t, KIN_HINTS.get(match.group(1), ""),
+                                         KIN_NOT.get(match.group(1), "")))), None) \
             if match else None
         if relative and match and unresolved:
             unresolved.pop()
