@@ -176,6 +176,13 @@ def test_a_name_question_about_a_resolved_person_names_them(service: AskService,
     assert r.status == "answered" and r.answer.startswith(first), r.answer.splitlines()[:1]
 
 
+def test_why_of_a_pair_tells_what_came_before_the_act(service: AskService) -> None:
+    """武松杀西门庆: the poisoning of 武大 (chapter 25, 武松 away) is the cause, not only the fight."""
+    r = service.ask(AskRequest(question="武松为什么要杀西门庆？"))
+    assert r.status == "answered"
+    assert "毒" in r.answer and "第25回" in r.answer, r.answer
+
+
 def test_a_whole_count_comes_from_the_books_total(service: AskService) -> None:
     """一共: 前後共喫了十五碗, not the innkeeper's 五六碗 or the signboard's 三碗."""
     r = service.ask(AskRequest(question="武松一共喝了几碗酒？"))

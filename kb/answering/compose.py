@@ -702,16 +702,52 @@ def compose_pair_why(ctx: _Ctx) -> Draft:
         return compose_pair(ctx)
     w = _Writer()
     w.add(f"原因：{_account(ctx, record)}", _record_quote(record))
-    if isinstance(record, Event):
-        before = [e for e in pair.shared_events if e.order < record.order][-CAUSE_EVENTS:]
-        for event in before:
+    anchor = _act_event(ctx, record, weights)
+    if anchor is not None:
+        for event in _causes(ctx, pair, record, anchor):
             w.add(f"· 此前，第{event.chapter}回 {event.title}：{_short(event.summary)}",
-                  _first_quote(event.sources))
+                  _record_quote(event))
     for rel in _ordered_relations(pair, {r.id for r in g.plan_records}):
         if rel.id != record.id and rel.type not in GENERIC_TYPES:
             line, quote = _relation_line(ctx, pair, rel)
             w.add(line, quote)
     return w.draft()
+
+
+def _act_event(ctx: _Ctx, record: Record, weights: dict[str, float]) -> Event | None:
+    """The event of the asked act: the record itself, or among the events a relation cites, the
+    one that holds the most of the question (the last one when none holds any)."""
+    if isinstance(record, Event):
+        return record
+    if not isinstance(record, Relation):
+        return None
+    by_id = {r.id: r for r in ctx.g.plan_records if isinstance(r, Event)}
+    cited: list[Record] = [by_id[e] for e in record.events if e in by_id]
+    top = _best_record(ctx, weights, cited)
+    if top is not None and top[0] > 0 and isinstance(top[1], Event):
+        return top[1]
+    events = [e for e in cited if isinstance(e, Event)]
+    return max(events, key=lambda e: e.order) if events else None
+
+
+def _causes(ctx: _Ctx, pair: Pair, record: Record, act: Event) -> list[Event]:
+    """What came before the act: the pair's shared events just before it and the turning points
+    of the one acted on (a directed relation's target, else both) within `CAUSE_CHAPTERS` —
+    武松杀西门庆: 西门庆 and 潘金莲 poisoning 武大 two chapters earlier, which 武松 was not at."""
+    def near(e: Event) -> bool:
+        return e.order < act.order and act.chapter - e.chapter <= CAUSE_CHAPTERS
+
+    shared = {e.id for e in pair.shared_events}
+    acted_on = [record.target] if isinstance(record, Relation) and record.directed \
+        else [pair.a.id, pair.b.id]
+    found: dict[str, Event] = {}
+    for pid, timeline in ctx.g.timelines.items():
+        events = [e for e in timeline.events if near(e)]
+        found.update({e.id: e for e in events if e.id in shared})
+        if pid in acted_on:
+            turning = [e for e in events if e.turning_point and e.id not in shared]
+            found.update({e.id: e for e in turning[-CAUSE_EVENTS:]})
+    return sorted(found.values(), key=lambda e: e.order)[-(CAUSE_EVENTS + 1):]
 
 
 def _named_act(ctx: _Ctx, records: Sequence[Record]) -> Record | None:
