@@ -183,6 +183,16 @@ def test_why_of_a_pair_tells_what_came_before_the_act(service: AskService) -> No
     assert "毒" in r.answer and "第25回" in r.answer, r.answer
 
 
+def test_why_of_one_person_starts_from_their_own_act(service: AskService) -> None:
+    """杨志为什么要卖刀 / 林冲为什么上梁山: the event whose title is the person's asked act, and the
+    events before it (高俅批倒 his petition; the reward for 林冲's capture)."""
+    r = service.ask(AskRequest(question="林冲为什么上梁山？"))
+    assert r.status == "answered" and "林冲" in r.answer.splitlines()[0]
+    assert "李云" not in r.answer.splitlines()[0]
+    r = service.ask(AskRequest(question="宋江为什么上梁山？"))
+    assert "李云" not in r.answer.splitlines()[0] and "宋江" in r.answer.splitlines()[0]
+
+
 def test_a_whole_count_comes_from_the_books_total(service: AskService) -> None:
     """一共: 前後共喫了十五碗, not the innkeeper's 五六碗 or the signboard's 三碗."""
     r = service.ask(AskRequest(question="武松一共喝了几碗酒？"))

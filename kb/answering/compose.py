@@ -286,6 +286,15 @@ def _best_record(ctx: _Ctx, weights: dict[str, float], records: Sequence[Record]
     return best
 
 
+def _headline_names(record: Record, names: Sequence[str]) -> bool:
+    """The record's headline names one of the question's people: of the records that hold the
+    question about as well (宋江为什么上梁山: 宋江提议投奔梁山泊 and 李云朱富上梁山入伙, where 宋江
+    only looks on), the one about them."""
+    headline = (record.title if isinstance(record, Event) else record.value
+                if isinstance(record, State) else "")
+    return any(n in headline for n in names)
+
+
 def _about(packed: Sequence[str], block_of: BlockOf, names: Sequence[str]) -> list[str]:
     """The packed blocks that mention the question's people (all blocks when it names none): an
     answer about one person is quoted from passages about them, not from a similar sentence on
@@ -316,6 +325,12 @@ def compose_fact(ctx: _Ctx) -> Draft:
     elif plan.asks == "where" and top is not None and record is not None:
         close = _close_records(ctx, weights, records, top[0])
         record = next((r for r in close if _headline_holds(r, plan.focus)), record)
+    elif plan.asks == "why" and top is not None and record is not None and plan.person_ids:
+        # 宋江为什么上梁山: the event that is the asked act of the asked person, its first time
+        names = [n for n in map(to_simplified, ctx.all_names) if len(n) >= 2]
+        acts = [r for r in _close_records(ctx, weights, records, top[0]) if isinstance(r, Event)
+                and _headline_holds(r, plan.focus) and _headline_names(r, names)]
+        record = min(acts, key=lambda e: e.order) if acts else record
     elif plan.asks == "who" and plan.person_ids:  # 谁杀了甲: nothing to weigh but the act
         record = _actor_record(ctx, [r for r in records if _acted_on(r, set(plan.person_ids))
                                      and not isinstance(r, Relation | State)]) or record
