@@ -216,7 +216,7 @@ def compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
         return compose_journey(g, after)
     if (plan.asks == "identity" or plan.asks == "name" and not plan.focus) \
             and len(plan.person_ids) == 1:
-        # 及时雨叫什么名字, 林冲的妻子叫什么名字: the person the plan resolved is the answer
+        # 某绰号叫什么名字, 甲的妻子叫什么名字: the person the plan resolved is the answer
         return compose_profile(people.people[plan.person_ids[0]])
     if plan.asks == "chapter" and g.chapter is not None:
         return compose_chapter(ctx)
@@ -288,8 +288,8 @@ def _best_record(ctx: _Ctx, weights: dict[str, float], records: Sequence[Record]
 
 def _headline_names(record: Record, names: Sequence[str]) -> bool:
     """The record's headline names one of the question's people: of the records that hold the
-    question about as well (宋江为什么上梁山: 宋江提议投奔梁山泊 and 李云朱富上梁山入伙, where 宋江
-    only looks on), the one about them."""
+    question about as well (甲为什么上山: 甲's own 投奔 and another man's 上山入伙, where 甲 only
+    looks on), the one about them."""
     headline = (record.title if isinstance(record, Event) else record.value
                 if isinstance(record, State) else "")
     return any(n in headline for n in names)
@@ -326,7 +326,7 @@ def compose_fact(ctx: _Ctx) -> Draft:
         close = _close_records(ctx, weights, records, top[0])
         record = next((r for r in close if _headline_holds(r, plan.focus)), record)
     elif plan.asks == "why" and top is not None and record is not None and plan.person_ids:
-        # 宋江为什么上梁山: the event that is the asked act of the asked person, its first time
+        # 甲为什么上山: the event that is the asked act of the asked person, its first time
         names = [n for n in map(to_simplified, ctx.all_names) if len(n) >= 2]
         acts = [r for r in _close_records(ctx, weights, records, top[0]) if isinstance(r, Event)
                 and _headline_holds(r, plan.focus) and _headline_names(r, names)]
@@ -748,7 +748,7 @@ def _act_event(ctx: _Ctx, record: Record, weights: dict[str, float]) -> Event | 
 def _causes(ctx: _Ctx, pair: Pair, record: Record, act: Event) -> list[Event]:
     """What came before the act: the pair's shared events just before it and the turning points
     of the one acted on (a directed relation's target, else both) within `CAUSE_CHAPTERS` —
-    武松杀西门庆: 西门庆 and 潘金莲 poisoning 武大 two chapters earlier, which 武松 was not at."""
+    甲杀乙: 乙 poisoning 甲's brother two chapters earlier, a scene 甲 was not at."""
     def near(e: Event) -> bool:
         return e.order < act.order and act.chapter - e.chapter <= CAUSE_CHAPTERS
 

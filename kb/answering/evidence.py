@@ -149,8 +149,8 @@ class EvidencePipeline:
     def _relative(self, person_id: str, relation_type: str, hint: str = "", exclude: str = ""
                   ) -> str | None:
         """The one person linked to `person_id` by a relation of this type whose name holds no
-        excluded character (弟弟: not 扈三娘; 母亲: not 宋太公); among several, the one whose name
-        holds a hint character (某某之母 for 老娘), if exactly one does."""
+        excluded character (弟弟: not a sworn sister 某三娘; 母亲: not 某太公); among several,
+        the one whose name holds a hint character (某某之母 for 老娘), if exactly one does."""
         try:
             neighbors = self._neighbors(person_id)
         except NotFound:

@@ -77,7 +77,7 @@ KIN_WORDS = {"老婆": _SPOUSE, "妻子": _SPOUSE, "娘子": _SPOUSE, "浑家": 
              "兄弟": _SIBLING, "母亲": _PARENT, "老娘": _PARENT, "父亲": _PARENT, "老爹": _PARENT,
              "爹": _PARENT, "儿子": _PARENT, "女儿": _PARENT}
 """Kinship words after a name, and the relation types that lead to the relative, tried in order
-(宋江的父亲: 宋太公 is linked by parent_child; the older bundles wrote family)."""
+(甲的父亲: the father is linked by parent_child; the older bundles wrote family)."""
 KIN_AFTER = re.compile("^(?:的|他|她|之)?(" + "|".join(sorted(KIN_WORDS, key=len, reverse=True))
                        + ")")
 KIN_HINTS = {"母亲": "母娘", "老娘": "母娘", "父亲": "父爹公", "老爹": "父爹公", "爹": "父爹公",
@@ -88,8 +88,8 @@ FEMALE_CHARS = "娘女姐妹婆嫂氏"
 MALE_CHARS = "公翁爹父郎"
 KIN_NOT = {**{w: FEMALE_CHARS for w in ("哥哥", "兄长", "弟弟", "兄弟", "父亲", "老爹", "爹", "儿子")},
            "母亲": MALE_CHARS, "老娘": MALE_CHARS, "女儿": MALE_CHARS}
-"""Characters a relative's name cannot hold for a kinship word: 宋江的弟弟 is 宋清, not his sworn
-sister 扈三娘, though both are linked to him as siblings; 宋江的母亲 is not 宋太公."""
+"""Characters a relative's name cannot hold for a kinship word: 甲的弟弟 is his brother, not his sworn
+sister 某三娘, though both are linked to him as siblings; 甲的母亲 is not 某太公."""
 KinLookup = Callable[[str, str, str, str], str | None]
 """(person id, relation type, name hint characters, excluded characters) → the one relative of
 that type (among several, the ones whose names hold none of the excluded characters, then the one

@@ -27,7 +27,8 @@ SPREAD_WEIGHT = 2.0
 UNNAMED = -3
 """An event whose title names neither of the two and that no relation of theirs cites is a scene
 they were both in (a battle, an assembly), not something between them: it is kept only when
-nothing about them is left (宋江–吴用 share 111 events; 李逵下枯井救柴进 is not one of theirs)."""
+nothing about them is left (two leaders share a hundred events; a third man's rescue is not one
+of theirs)."""
 
 
 def _names(person: Person) -> list[str]:
