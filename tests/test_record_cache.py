@@ -34,7 +34,7 @@ def bundle(tmp_path: Path, kb_blocks: list[Block]) -> KnowledgeBundle:
 
 def _cached(bundle: KnowledgeBundle) -> list[Path]:
     assert bundle.derived_cache is not None
-    return sorted(bundle.derived_cache.glob("records-*.npz"))
+    return sorted(p for p in bundle.derived_cache.glob("records-*") if p.is_dir())
 
 
 def _rankings(index: KnowledgeIndex) -> list[list[tuple[int, float]]]:
@@ -58,7 +58,8 @@ def test_second_index_is_read_and_ranks_as_a_fresh_build(bundle: KnowledgeBundle
     assert _cached(bundle) == []
     first = KnowledgeIndex(bundle)  # builds and writes
     assert len(_cached(bundle)) == 1
-    assert _cached(bundle)[0].stat().st_mode & 0o777 == 0o644
+    assert _cached(bundle)[0].stat().st_mode & 0o777 == 0o755
+    assert {f.stat().st_mode & 0o777 for f in _cached(bundle)[0].iterdir()} == {0o644}
     _no_builds(monkeypatch)
     again = KnowledgeIndex(bundle)
     assert _rankings(again) == _rankings(first) == _rankings(fresh)
@@ -79,13 +80,18 @@ def test_a_changed_record_builds_again(bundle: KnowledgeBundle) -> None:
     assert _rankings(index) == _rankings(fresh)
 
 
-def test_an_unreadable_file_is_built_again(bundle: KnowledgeBundle) -> None:
+@pytest.mark.parametrize("damage", ["garbage", "missing"])
+def test_an_unreadable_cache_is_built_again(bundle: KnowledgeBundle, damage: str) -> None:
     first = KnowledgeIndex(bundle)
     path = _cached(bundle)[0]
-    path.write_bytes(b"not an npz")
+    victim = sorted(path.iterdir())[0]
+    if damage == "garbage":
+        victim.write_bytes(b"not an array")
+    else:
+        victim.unlink()
     again = KnowledgeIndex(bundle)
     assert _rankings(again) == _rankings(first)
-    key = path.name.removeprefix(record_cache.PREFIX).removesuffix(".npz")
+    key = path.name.removeprefix(record_cache.PREFIX)
     assert record_cache.read(path.parent, key, again.indexes) is not None  # written again, whole
 
 
