@@ -4,7 +4,8 @@ start and memory, and the server time of the knowledge routes.
 Usage (from the repository, after `kbx ingest` and `kbx kb load`; settings from the environment):
   python scripts/perf.py commands [--runs 5]   kbx --help, pair, ask: cold store and warm store
   python scripts/perf.py health [--runs 5] [--workers 1]
-                                               `kbx serve` start → /health ok; idle RSS and PSS
+                                               `kbx serve` start → /health ok, and → ready
+                                               (its parts open); idle RSS and PSS
   python scripts/perf.py api [--requests 200]  server time (the access log's ms) and bytes of
                                                GET /kb/journey/{hub} and /kb/pair by name and id
 
@@ -62,9 +63,11 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(workers: int = 1, log: Path | None = None,
-            env: dict[str, str] | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes], float]]:
-    """`kbx serve` on a free port until /health says ok: (base url, process, seconds to ok)."""
+def serving(workers: int = 1, log: Path | None = None, env: dict[str, str] | None = None
+            ) -> Iterator[tuple[str, subprocess.Popen[bytes], float, float]]:
+    """`kbx serve` on a free port until /health says ok and ready: (base url, process, seconds
+    to the first ok, seconds to ready). The service serves (`ok`, `ready: false`) while it still
+    opens its parts (corpus, store, answers: requests wait for them), then says `ready: true`."""
     port = free_port()
     started = time.perf_counter()
     stderr = log.open("wb") if log else subprocess.DEVNULL
@@ -72,18 +75,22 @@ def serving(workers: int = 1, log: Path | None = None,
                                env=env or _env(), stdout=subprocess.DEVNULL, stderr=stderr,
                                cwd=REPO, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
+    ok: float | None = None
     try:
         with httpx.Client(timeout=5) as client:
             while True:
                 if process.poll() is not None:
                     raise SystemExit(f"kbx serve exited with {process.returncode}")
                 try:
-                    if client.get(f"{base}/health").json().get("status") == "ok":
-                        break
+                    body = client.get(f"{base}/health").json()
                 except httpx.HTTPError:
-                    pass
+                    body = {}
+                if body.get("status") == "ok":
+                    ok = ok if ok is not None else time.perf_counter() - started
+                    if body.get("ready", True):
+                        break
                 time.sleep(0.005)
-        yield base, process, time.perf_counter() - started
+        yield base, process, ok, time.perf_counter() - started
     finally:
         os.killpg(process.pid, signal.SIGINT)
         try:
@@ -129,10 +136,11 @@ def cmd_commands(args: argparse.Namespace) -> None:
 
 
 def cmd_health(args: argparse.Namespace) -> None:
-    starts, memory = [], []
+    starts, readies, memory = [], [], []
     for _ in range(args.runs):
-        with serving(args.workers) as (_base, process, seconds):
+        with serving(args.workers) as (_base, process, seconds, ready):
             starts.append(seconds)
+            readies.append(ready)
             time.sleep(args.idle)
             pids = [process.pid, *children(process.pid)]  # the supervisor and its workers
             memory.append([memory_of(p) for p in pids])
@@ -141,6 +149,8 @@ def cmd_health(args: argparse.Namespace) -> None:
         "workers": args.workers, "runs": args.runs,
         "health_ok_after_s": round(statistics.median(starts), 3),
         "all_s": [round(s, 3) for s in starts],
+        "ready_after_s": round(statistics.median(readies), 3),
+        "all_ready_s": [round(s, 3) for s in readies],
         "idle_rss_mib_sum": round(sum(float(m["rss_mib"]) for m in last), 1),
         "idle_pss_mib_sum": round(sum(float(m["pss_mib"]) for m in last), 1),
         "per_process": memory[-1]}, indent=2))
@@ -157,7 +167,7 @@ def cmd_api(args: argparse.Namespace) -> None:
     sizes: dict[str, int] = {}
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "serve.log"
-        with serving(log=log, env=_env(KBX_LOG_LEVEL="INFO")) as (base, _process, _seconds), \
+        with serving(log=log, env=_env(KBX_LOG_LEVEL="INFO")) as (base, _process, _ok, _ready), \
                 httpx.Client(base_url=base, timeout=10) as client:
             for round_ in range(args.requests + 1):  # round 0 warms up and is not counted
                 for path in paths:
