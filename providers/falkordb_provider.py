@@ -427,6 +427,15 @@ class FalkorDBProvider:
                 self._digests.popitem(last=False)
         return digest
 
+    def kept_journey_digest_json(self, key: str) -> str | None:
+        """The digest when the name table and the digest are both kept (read before), else None."""
+        resolver = self._resolver
+        person_id = resolver.known(key) if resolver is not None else None
+        if person_id is None:
+            return None
+        with self._timelines_lock:
+            return self._digests.get(person_id)
+
     def stage_events(self, person_id: str, stage: int, offset: int = 0,
                      limit: int = PAGE_LIMIT) -> StageEvents:
         rows = self._read(q.JOURNEY_STAGES, id=person_id)
