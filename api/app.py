@@ -1,4 +1,5 @@
-"""The FastAPI app factory: the lifespan opens the corpus, the graph store and the AskService.
+"""The FastAPI app factory: the lifespan opens the corpus, the graph store and the AskService in
+a thread while the app already serves (`api.startup`).
 
 Besides the JSON routes it serves the explorer page at `/` and the MCP server at `/mcp`.
 
@@ -8,8 +9,10 @@ Run it with `kbx serve`, or `uvicorn --factory api.app:create_app` (settings fro
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 
@@ -20,10 +23,13 @@ from api.middleware import BodyLimit, RequestLog
 from api.openapi import install_openapi
 from api.responses import responses
 from api.routes import ROUTERS
-from api.services import open_services
+from api.startup import StartFailed, Startup
 from core.settings import Settings
-from kb.knowledge.protocol import RelationProvider
-from retrieval.corpus import Corpus
+
+if TYPE_CHECKING:  # the services load after the app serves (api.startup)
+    from api.services import Services
+    from kb.knowledge.protocol import RelationProvider
+    from retrieval.corpus import Corpus
 
 
 def create_app(settings: Settings | None = None, *, provider: RelationProvider | None = None,
@@ -32,23 +38,41 @@ def create_app(settings: Settings | None = None, *, provider: RelationProvider |
     used as is and not closed, which is how tests build an app over any store."""
     config = settings if settings is not None else Settings()
 
-    @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    def opened() -> Services:
+        from api.services import open_services
+
         services = open_services(config, provider=provider, corpus=corpus, supervise=True)
         app.state.services = services
+        return services
+
+    async def serve_mcp(startup: Startup, stop: asyncio.Event) -> None:
+        """The MCP server once the services are open (its tools use them); /mcp waits."""
+        with contextlib.suppress(StartFailed):
+            await startup.services()
+        await mcp.run(stop)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        startup = Startup(opened)
+        app.state.startup = startup
+        startup.begin()  # after start-up, in a thread: see api.startup
         stop = mcp.start()
-        serving_mcp = asyncio.create_task(mcp.run(stop))  # after start-up: see api.mcp_mount
+        serving_mcp = asyncio.create_task(serve_mcp(startup, stop))  # see api.mcp_mount
         try:
             yield
         finally:
             stop.set()
             await serving_mcp
-            services.close()
+            services = await asyncio.to_thread(startup.finish)
+            if services is not None:
+                services.close()
+
 
     app = FastAPI(title="kbx", version="0.1.0", lifespan=lifespan, redirect_slashes=False,
                   responses=responses(500),
                   description="水浒传 knowledge exploration: every answer traced to source text. "
                               "Every error answers with the ErrorBody shape.")
+    app.state.settings = config
     install_error_handlers(app)
     app.add_middleware(RequestLog)
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)

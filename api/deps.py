@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import secrets
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from fastapi import Depends, Header, Request
 
 from api.errors import AdminDisabled, Unauthorized
 from api.inputs import parse_chapters
-from api.services import Services
+from api.startup import Startup
 from core.settings import Settings
 from core.validation import checked_question
-from kb.answering.service import AskService
-from kb.knowledge.directory import PeopleDirectory
-from kb.knowledge.protocol import RelationProvider
-from retrieval.corpus import Corpus
+
+if TYPE_CHECKING:  # loaded with the services, after the app serves (api.startup); FastAPI
+    # leaves a dependency's own type unresolved, so the aliases below name them as strings (and
+    # the dependencies take the request, not another alias: nested, one would not resolve)
+    from api.services import Services
+    from kb.answering.service import AskService
+    from kb.knowledge.directory import PeopleDirectory
+    from kb.knowledge.protocol import RelationProvider
+    from retrieval.corpus import Corpus
 
 MAX_BUDGET = 32_000
 """Evidence budget bounds of the API (the same as `AskRequest.budget`)."""
@@ -24,38 +29,39 @@ MAX_BLOCKS = 50
 
 
 async def get_services(request: Request) -> Services:
-    services: Services = request.app.state.services
-    return services
+    """The services, waited for while they open at start (503 if they could not)."""
+    startup: Startup = request.app.state.startup
+    return await startup.services()
 
 
-ServicesDep = Annotated[Services, Depends(get_services)]
+ServicesDep = Annotated["Services", Depends(get_services)]
 
 
-async def get_settings(services: ServicesDep) -> Settings:
-    return services.settings
+async def get_settings(request: Request) -> Settings:
+    return (await get_services(request)).settings
 
 
-async def get_corpus(services: ServicesDep) -> Corpus:
-    return services.corpus
+async def get_corpus(request: Request) -> Corpus:
+    return (await get_services(request)).corpus
 
 
-async def get_provider(services: ServicesDep) -> RelationProvider:
-    return services.require_provider()
+async def get_provider(request: Request) -> RelationProvider:
+    return (await get_services(request)).require_provider()
 
 
-async def get_asker(services: ServicesDep) -> AskService:
-    return services.require_asker()
+async def get_asker(request: Request) -> AskService:
+    return (await get_services(request)).require_asker()
 
 
-async def get_directory(services: ServicesDep) -> PeopleDirectory:
-    return services.require_directory()
+async def get_directory(request: Request) -> PeopleDirectory:
+    return (await get_services(request)).require_directory()
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
-CorpusDep = Annotated[Corpus, Depends(get_corpus)]
-ProviderDep = Annotated[RelationProvider, Depends(get_provider)]
-AskerDep = Annotated[AskService, Depends(get_asker)]
-DirectoryDep = Annotated[PeopleDirectory, Depends(get_directory)]
+CorpusDep = Annotated["Corpus", Depends(get_corpus)]
+ProviderDep = Annotated["RelationProvider", Depends(get_provider)]
+AskerDep = Annotated["AskService", Depends(get_asker)]
+DirectoryDep = Annotated["PeopleDirectory", Depends(get_directory)]
 
 
 def check_question(field: str, text: str, settings: Settings) -> None:
@@ -69,11 +75,11 @@ def chapter_selection(spec: str | None, corpus: Corpus) -> set[int] | None:
 
 
 async def require_admin(
-        services: ServicesDep,
+        request: Request,
         x_api_key: Annotated[str | None, Header(description="the KBX_API_KEY")] = None) -> None:
     """401 for a missing or wrong key (one shared key: no caller is known to be refused, so no
     403); 503 when no key is configured, so that admin routes are never open by default."""
-    expected = services.settings.api_key
+    expected = (await get_services(request)).settings.api_key
     if expected is None or not expected.get_secret_value():
         raise AdminDisabled("admin routes are disabled: no KBX_API_KEY is configured")
     given = (x_api_key or "").encode()

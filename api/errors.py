@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException
 
 from api.inputs import MESSAGES
 from api.models import ErrorBody, FieldError
+from api.startup import StartFailed
 from core.errors import ExtractionError, KBError, LLMError, NotFound, ProviderUnavailable, QueryRejected
 
 log = logging.getLogger(__name__)
@@ -46,6 +47,7 @@ STATUS: dict[type[Exception], int] = {
     ExtractionError: 502,
     KBError: 500,
     AdminDisabled: 503,
+    StartFailed: 503,
     Unauthorized: 401,
 }
 """Exception class → status; a subclass not listed takes its closest listed base (by MRO)."""

@@ -20,12 +20,13 @@ from typing import TYPE_CHECKING
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from api.services import Services
 from core.settings import Settings
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
     from mcp.server.mcpserver import MCPServer
+
+    from api.services import Services
 
 MCP_PATH = "/mcp"
 

@@ -67,10 +67,16 @@ class CorpusHealth(BaseModel):
 
 class Health(BaseModel):
     status: Literal["ok", "degraded"] = Field(
-        description="degraded: the graph store is unreachable or holds no knowledge")
-    store: StoreHealth
+        description="degraded: the graph store is unreachable or holds no knowledge, or the "
+                    "service could not start")
+    ready: bool = Field(default=True, description=(
+        "false while the service opens its parts after it starts serving (within about a "
+        "second): requests meanwhile wait for them"))
+    loading: list[str] = Field(default_factory=list, description=(
+        "the parts still opening (corpus, store, answers); empty once ready"))
+    store: StoreHealth | None = Field(default=None, description="null until the store is opened")
     llm: LLMHealth
-    corpus: CorpusHealth
+    corpus: CorpusHealth | None = Field(default=None, description="null until it is opened")
 
 
 class Span(BaseModel):

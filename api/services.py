@@ -265,7 +265,7 @@ def open_services(settings: Settings, *, provider: RelationProvider | None = Non
     store_error: str | None = None
     if store is None:
         try:
-            store = open_provider(settings)
+            store = open_provider(settings, start_now=True)
         except ProviderUnavailable as exc:
             store_error = str(exc)
         connect = getattr(store, "connect_in_background", None)  # FalkorDB's; memory has none

@@ -53,7 +53,7 @@ def session(provider: str | None, bundle: Path | None = None) -> Iterator[Relati
     from providers.factory import open_provider
 
     cfg = settings(provider=provider)
-    store = open_provider(cfg)
+    store = open_provider(cfg, start_now=True)
     try:
         if cfg.provider == "memory":
             from kb.knowledge.loading import load_active_bundle

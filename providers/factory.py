@@ -31,8 +31,12 @@ def embedded_server(settings: Settings) -> EmbeddedServer:
 
 
 def open_provider(settings: Settings, provider: str | None = None,
-                  graph: str | None = None) -> RelationProvider:
-    """`memory` (empty until `load`), FalkorDB at FALKORDB_URL, or the embedded FalkorDB."""
+                  graph: str | None = None, *, start_now: bool = False) -> RelationProvider:
+    """`memory` (empty until `load`), FalkorDB at FALKORDB_URL, or the embedded FalkorDB.
+
+    `start_now`: a caller that queries at once has the embedded server found or started in a
+    thread before the graph client is imported (`EmbeddedServer.start_in_background`), so a
+    cold start overlaps the import instead of following it."""
     kind = provider or settings.provider
     name = graph or graph_name(settings)
     if kind == "memory":
@@ -41,10 +45,13 @@ def open_provider(settings: Settings, provider: str | None = None,
         return MemoryProvider(graph_name=name)
     if kind != "falkordb":
         raise ConfigError(f"unknown provider {kind!r}; choose one of {', '.join(PROVIDERS)}")
+    url = settings.falkordb_url or None
+    server = None if url else embedded_server(settings)
+    if server is not None and start_now:
+        server.start_in_background()
     from providers.falkordb_provider import FalkorDBProvider
 
-    url = settings.falkordb_url or None
-    return FalkorDBProvider(url=url, server=None if url else embedded_server(settings),
+    return FalkorDBProvider(url=url, server=server,
                             graph_name=name, timeout=settings.graph_timeout,
                             connect_timeout=settings.graph_connect_timeout,
                             write_timeout=settings.graph_write_timeout)

@@ -163,6 +163,7 @@ class FalkorDBProvider:
         self._lock = threading.Lock()
         self._connecting: threading.Thread | None = None
         self._timelines: OrderedDict[str, Timeline] = OrderedDict()  # dropped by `load`
+        self._digests: OrderedDict[str, str] = OrderedDict()  # journey digests, likewise
         self._timelines_lock = threading.Lock()
 
     @property
@@ -406,12 +407,34 @@ class FalkorDBProvider:
         return JourneyDigest.model_validate_json(self.journey_digest_json(person_id))
 
     def journey_digest_json(self, person_id: str) -> str:
+        """The stored default view of a journey, as stored: read once per loaded graph and kept
+        (the last `TIMELINES_KEPT`, beside the timelines, dropped by `load` as they are). A hub's
+        is 50 KB: reading it from the store each time was most of its route's time."""
+        with self._timelines_lock:
+            kept = self._digests.get(person_id)
+            if kept is not None:
+                self._digests.move_to_end(person_id)
+                return kept
         rows = self._read(q.JOURNEY_DIGEST, id=person_id)
         if not rows:
             raise self._unknown_person_id(person_id)
         if rows[0][0] is None:  # a graph loaded before journeys were stored
             return self._stored(person_id).digest.model_dump_json()
-        return str(rows[0][0])
+        digest = str(rows[0][0])
+        with self._timelines_lock:
+            self._digests[person_id] = digest
+            while len(self._digests) > TIMELINES_KEPT:
+                self._digests.popitem(last=False)
+        return digest
+
+    def kept_journey_digest_json(self, key: str) -> str | None:
+        """The digest when the name table and the digest are both kept (read before), else None."""
+        resolver = self._resolver
+        person_id = resolver.known(key) if resolver is not None else None
+        if person_id is None:
+            return None
+        with self._timelines_lock:
+            return self._digests.get(person_id)
 
     def stage_events(self, person_id: str, stage: int, offset: int = 0,
                      limit: int = PAGE_LIMIT) -> StageEvents:
@@ -505,6 +528,7 @@ class FalkorDBProvider:
         self._resolver = None
         with self._timelines_lock:
             self._timelines.clear()
+            self._digests.clear()
         self._compact_log()
         log.info("graph loaded", extra={"graph": self.graph_name, **bundle.counts()})
         return LoadReport(backend=self.backend, graph=self.graph_name,
@@ -600,6 +624,7 @@ class FalkorDBProvider:
         self._resolver = None
         with self._timelines_lock:
             self._timelines.clear()
+            self._digests.clear()
 
     # -- what `kbx status` shows
 

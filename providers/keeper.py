@@ -1,8 +1,9 @@
 """The keeper of the embedded FalkorDB: a small process that runs the server and ends it.
 
-Started by `EmbeddedServer` (`python -m providers.keeper …`); it forks once and the first process
-exits, so the keeper belongs to no user of the server and nothing is left for them to reap. The
-keeper then
+Started by `EmbeddedServer` (`python -S -m providers.keeper …`: the standard library and this
+repository only, no site-packages, so it starts in tens of milliseconds); it forks once and the
+first process exits, so the keeper belongs to no user of the server and nothing is left for them
+to reap. The keeper then
 
 - starts redis-server (umask 077, so every file it writes is 0600) and waits until it answers;
   the server is told to terminate if the keeper dies (Linux parent-death signal);
@@ -22,21 +23,20 @@ import json
 import logging
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 from types import FrameType
 
-import redis
-
 from providers.embedded import (
     FAILED_FILE,
+    HOST,
     PASSWORD_FILE,
     STATE_FILE,
     STDERR_FILE,
     live_leases,
-    probe_client,
     read_state,
     start_lock,
     write_private,
@@ -55,6 +55,35 @@ class _Json(logging.Formatter):
         return json.dumps({"ts": round(record.created, 3), "level": record.levelname.lower(),
                            "logger": record.name, "msg": record.getMessage(),
                            "pid": os.getpid()}, ensure_ascii=False)
+
+
+def _command(*words: str) -> bytes:
+    parts = [f"*{len(words)}\r\n".encode()]
+    for word in words:
+        data = word.encode()
+        parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
+    return b"".join(parts)
+
+
+def answers(port: int, password: str, timeout: float = 2.0) -> bool:
+    """Whether the server takes our password and answers PING (not while it loads its data).
+
+    Spoken in the protocol's own few bytes rather than with the redis client: the keeper runs
+    without site-packages (`python -S`), so it starts in a few tens of milliseconds and starts
+    the server before a user of it has finished importing its own client."""
+    try:
+        with socket.create_connection((HOST, port), timeout=timeout) as conn:
+            conn.settimeout(timeout)
+            conn.sendall(_command("AUTH", password) + _command("PING"))
+            reply = b""
+            while reply.count(b"\r\n") < 2:
+                chunk = conn.recv(4096)
+                if not chunk:
+                    return False
+                reply += chunk
+    except OSError:
+        return False
+    return reply.split(b"\r\n")[:2] == [b"+OK", b"+PONG"]
 
 
 def _die_with_parent() -> None:
@@ -84,16 +113,14 @@ class Keeper:
 
     def await_ready(self) -> bool:
         deadline = time.monotonic() + self.startup_timeout
-        with contextlib.closing(probe_client(self.port, self.password, 2.0)) as client:
-            while time.monotonic() < deadline:
-                code = self.process.poll()
-                if code is not None:
-                    self._fail(f"exited with code {code}")
-                    return False
-                with contextlib.suppress(redis.RedisError):  # not listening yet, or LOADING
-                    if client.ping():
-                        return True
-                time.sleep(0.02)
+        while time.monotonic() < deadline:
+            code = self.process.poll()
+            if code is not None:
+                self._fail(f"exited with code {code}")
+                return False
+            if answers(self.port, self.password):
+                return True
+            time.sleep(0.005)  # the user of the server is waiting for it: poll often
         self._terminate()
         self._fail("did not answer in time")
         return False

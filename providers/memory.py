@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 import networkx as nx
 
-from core.errors import QueryRejected
+from core.errors import NotFound, QueryRejected
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.journey_store import (
     PAGE_LIMIT,
@@ -200,6 +200,13 @@ class MemoryProvider:
 
     def journey_digest_json(self, person_id: str) -> str:
         return self._stored(person_id).digest
+
+    def kept_journey_digest_json(self, key: str) -> str | None:
+        person_id = self._snap.resolver.known(key)  # everything here is in memory
+        try:
+            return None if person_id is None else self.journey_digest_json(person_id)
+        except NotFound:  # a load swapped the graph in between
+            return None
 
     def stage_events(self, person_id: str, stage: int, offset: int = 0,
                      limit: int = PAGE_LIMIT) -> StageEvents:

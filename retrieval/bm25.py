@@ -23,7 +23,8 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from pydantic import BaseModel
+
+from retrieval.explanation import Explanation
 
 K1 = 1.2
 B = 0.75
@@ -65,14 +66,6 @@ def code_term(code: int) -> str:
         chars.append(chr(code & 0xFFFF))
         code >>= 16
     return "".join(reversed(chars))
-
-
-class Explanation(BaseModel):
-    """A score and where it comes from, in the shape of Lucene's `Explanation`."""
-
-    value: float
-    description: str
-    details: list[Explanation] = []
 
 
 @dataclass

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from retrieval.bm25 import Explanation
+from retrieval.explanation import Explanation
 from retrieval.packing import Decision
 
 

@@ -74,7 +74,8 @@ class Service:
             if self.process.poll() is not None:
                 raise SystemExit(f"the service exited; see {log}")
             try:
-                if httpx.get(self.url + HEALTH, timeout=2).json()["status"] == "ok":
+                body = httpx.get(self.url + HEALTH, timeout=2).json()
+                if body["status"] == "ok" and body["ready"]:  # its parts open, not only serving
                     return
             except (httpx.HTTPError, ValueError):
                 pass

@@ -148,7 +148,8 @@ def start_service(port: int, workers: int, log: Path) -> subprocess.Popen[bytes]
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
                 sock.sendall(_get("/health"))
-                if b'"status":"ok"' in sock.recv(65536):
+                answer = sock.recv(65536)  # ready: its parts open, not only serving
+                if b'"status":"ok"' in answer and b'"ready":true' in answer:
                     return service
         except OSError:
             pass

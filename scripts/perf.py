@@ -2,9 +2,12 @@
 start and memory, and the server time of the knowledge routes.
 
 Usage (from the repository, after `kbx ingest` and `kbx kb load`; settings from the environment):
-  python scripts/perf.py commands [--runs 5]   kbx --help, pair, ask: cold store and warm store
+  python scripts/perf.py commands [--runs 5] [--baseline DIR]
+                                               kbx --help, pair, ask: cold store and warm store
+                                               (DIR: another checkout, run alternately beside)
   python scripts/perf.py health [--runs 5] [--workers 1]
-                                               `kbx serve` start → /health ok; idle RSS and PSS
+                                               `kbx serve` start → /health ok, and → ready
+                                               (its parts open); idle RSS and PSS
   python scripts/perf.py api [--requests 200]  server time (the access log's ms) and bytes of
                                                GET /kb/journey/{hub} and /kb/pair by name and id
 
@@ -41,18 +44,28 @@ def _env(**extra: str) -> dict[str, str]:
     return env
 
 
-def timed(command: list[str], runs: int, env: dict[str, str]) -> dict[str, float]:
-    """Medians over `runs` of wall, user and system seconds and peak RSS (MiB), by /usr/bin/time."""
-    rows = []
-    for _ in range(runs):
-        with tempfile.NamedTemporaryFile("r", suffix=".time") as out:
-            subprocess.run([TIME, "-o", out.name, "-f", "%e %U %S %M", *command], env=env,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
-                           cwd=REPO)
-            wall, user, system, rss = out.read().split()[-4:]
-        rows.append((float(wall), float(user), float(system), int(rss) / 1024))
-    return {key: round(statistics.median(r[i] for r in rows), 3)
-            for i, key in enumerate(("wall_s", "user_s", "sys_s", "max_rss_mib"))}
+def timed(command: list[str], runs: int, env: dict[str, str],
+          baseline: Path | None = None) -> dict[str, object]:
+    """Medians over `runs` of wall, user and system seconds and peak RSS (MiB), by /usr/bin/time.
+    With `baseline` (another checkout of this repository) the same command also runs on its code
+    (PYTHONPATH), alternating which goes first, and both medians are reported side by side."""
+    sides = {"this": (env, REPO)}
+    if baseline is not None:
+        sides["baseline"] = ({**env, "PYTHONPATH": str(baseline)}, baseline)
+    rows: dict[str, list[tuple[float, float, float, float]]] = {side: [] for side in sides}
+    for run in range(runs):
+        for side in (list(sides) if run % 2 == 0 else list(reversed(sides))):
+            side_env, cwd = sides[side]
+            with tempfile.NamedTemporaryFile("r", suffix=".time") as out:
+                subprocess.run([TIME, "-o", out.name, "-f", "%e %U %S %M", *command],
+                               env=side_env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, check=False, cwd=cwd)
+                wall, user, system, rss = out.read().split()[-4:]
+            rows[side].append((float(wall), float(user), float(system), int(rss) / 1024))
+    medians = {side: {key: round(statistics.median(r[i] for r in found), 3)
+                      for i, key in enumerate(("wall_s", "user_s", "sys_s", "max_rss_mib"))}
+               for side, found in rows.items()}
+    return medians["this"] if baseline is None else medians
 
 
 def free_port() -> int:
@@ -62,9 +75,11 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(workers: int = 1, log: Path | None = None,
-            env: dict[str, str] | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes], float]]:
-    """`kbx serve` on a free port until /health says ok: (base url, process, seconds to ok)."""
+def serving(workers: int = 1, log: Path | None = None, env: dict[str, str] | None = None
+            ) -> Iterator[tuple[str, subprocess.Popen[bytes], float, float]]:
+    """`kbx serve` on a free port until /health says ok and ready: (base url, process, seconds
+    to the first ok, seconds to ready). The service serves (`ok`, `ready: false`) while it still
+    opens its parts (corpus, store, answers: requests wait for them), then says `ready: true`."""
     port = free_port()
     started = time.perf_counter()
     stderr = log.open("wb") if log else subprocess.DEVNULL
@@ -72,18 +87,22 @@ def serving(workers: int = 1, log: Path | None = None,
                                env=env or _env(), stdout=subprocess.DEVNULL, stderr=stderr,
                                cwd=REPO, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
+    ok: float | None = None
     try:
         with httpx.Client(timeout=5) as client:
             while True:
                 if process.poll() is not None:
                     raise SystemExit(f"kbx serve exited with {process.returncode}")
                 try:
-                    if client.get(f"{base}/health").json().get("status") == "ok":
-                        break
+                    body = client.get(f"{base}/health").json()
                 except httpx.HTTPError:
-                    pass
+                    body = {}
+                if body.get("status") == "ok":
+                    ok = ok if ok is not None else time.perf_counter() - started
+                    if body.get("ready", True):
+                        break
                 time.sleep(0.005)
-        yield base, process, time.perf_counter() - started
+        yield base, process, ok, time.perf_counter() - started
     finally:
         os.killpg(process.pid, signal.SIGINT)
         try:
@@ -116,23 +135,32 @@ def children(pid: int) -> list[int]:
 
 
 def cmd_commands(args: argparse.Namespace) -> None:
-    env = _env()
+    # one data directory for both sides of a comparison (the default `var` is the cwd's)
+    env = _env(KBX_DATA_DIR=os.environ.get("KBX_DATA_DIR", str(REPO / "var")))
+    base = args.baseline.resolve() if args.baseline else None
     subprocess.run([KBX, "--help"], env=env, stdout=subprocess.DEVNULL, check=True)  # bytecode
     question = "林冲和鲁智深怎么认识的？"
-    report: dict[str, object] = {"help": timed([KBX, "--help"], args.runs, env)}
-    report["pair_cold_store"] = timed([KBX, "pair", "林冲", "鲁智深"], args.runs, env)
-    report["ask_cold_store"] = timed([KBX, "ask", question], args.runs, env)
-    with serving():  # a service holds the store: commands reuse it, as beside `make demo`
-        report["pair_warm_store"] = timed([KBX, "pair", "林冲", "鲁智深"], args.runs, env)
-        report["ask_warm_store"] = timed([KBX, "ask", question], args.runs, env)
+    pair, ask = [KBX, "pair", "林冲", "鲁智深"], [KBX, "ask", question]
+    for warm_up in (pair, ask) if base else ():
+        subprocess.run(warm_up, env={**env, "PYTHONPATH": str(base)}, cwd=base, check=False,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    report: dict[str, object] = {"load_before": os.getloadavg()[0],
+                                 "help": timed([KBX, "--help"], args.runs, env, base)}
+    report["pair_cold_store"] = timed(pair, args.runs, env, base)
+    report["ask_cold_store"] = timed(ask, args.runs, env, base)
+    with serving(env=env):  # a service holds the store: commands reuse it, as beside `make demo`
+        report["pair_warm_store"] = timed(pair, args.runs, env, base)
+        report["ask_warm_store"] = timed(ask, args.runs, env, base)
+    report["load_after"] = os.getloadavg()[0]
     print(json.dumps(report, ensure_ascii=False, indent=2))
 
 
 def cmd_health(args: argparse.Namespace) -> None:
-    starts, memory = [], []
+    starts, readies, memory = [], [], []
     for _ in range(args.runs):
-        with serving(args.workers) as (_base, process, seconds):
+        with serving(args.workers) as (_base, process, seconds, ready):
             starts.append(seconds)
+            readies.append(ready)
             time.sleep(args.idle)
             pids = [process.pid, *children(process.pid)]  # the supervisor and its workers
             memory.append([memory_of(p) for p in pids])
@@ -141,6 +169,8 @@ def cmd_health(args: argparse.Namespace) -> None:
         "workers": args.workers, "runs": args.runs,
         "health_ok_after_s": round(statistics.median(starts), 3),
         "all_s": [round(s, 3) for s in starts],
+        "ready_after_s": round(statistics.median(readies), 3),
+        "all_ready_s": [round(s, 3) for s in readies],
         "idle_rss_mib_sum": round(sum(float(m["rss_mib"]) for m in last), 1),
         "idle_pss_mib_sum": round(sum(float(m["pss_mib"]) for m in last), 1),
         "per_process": memory[-1]}, indent=2))
@@ -157,7 +187,7 @@ def cmd_api(args: argparse.Namespace) -> None:
     sizes: dict[str, int] = {}
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "serve.log"
-        with serving(log=log, env=_env(KBX_LOG_LEVEL="INFO")) as (base, _process, _seconds), \
+        with serving(log=log, env=_env(KBX_LOG_LEVEL="INFO")) as (base, _process, _ok, _ready), \
                 httpx.Client(base_url=base, timeout=10) as client:
             for round_ in range(args.requests + 1):  # round 0 warms up and is not counted
                 for path in paths:
@@ -188,6 +218,7 @@ def main() -> int:
     sub = parser.add_subparsers(dest="what", required=True)
     commands = sub.add_parser("commands")
     commands.add_argument("--runs", type=int, default=5)
+    commands.add_argument("--baseline", type=Path, help="another checkout: its code side by side")
     health = sub.add_parser("health")
     health.add_argument("--runs", type=int, default=5)
     health.add_argument("--workers", type=int, default=1)

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import uvicorn
 from fastapi import FastAPI
 
@@ -35,9 +36,19 @@ def closed_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def _opened(port: int) -> bool:
+    """Whether the service's parts are open (or failed to): `/health` no longer says loading."""
+    try:
+        body = httpx.get(f"http://127.0.0.1:{port}/health", timeout=5).json()
+    except httpx.HTTPError:
+        return False
+    return bool(body["ready"] or body["status"] == "degraded")
+
+
 @contextmanager
-def serve(app: FastAPI, startup_timeout: float = 30.0) -> Iterator[str]:
-    """Run the app under uvicorn on a free loopback port in a thread; yields its base URL."""
+def serve(app: FastAPI, startup_timeout: float = 30.0, opened: bool = True) -> Iterator[str]:
+    """Run the app under uvicorn on a free loopback port in a thread; yields its base URL once
+    its services are open (`opened`; the app serves before: see `api.startup`)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
@@ -45,7 +56,7 @@ def serve(app: FastAPI, startup_timeout: float = 30.0) -> Iterator[str]:
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + startup_timeout
-    while not server.started:
+    while not server.started or (opened and not _opened(port)):
         if not thread.is_alive() or time.monotonic() > deadline:
             sock.close()
             raise RuntimeError("the API server did not start (see the log above)")

@@ -174,6 +174,13 @@ class RelationProviderContract:
         with pytest.raises(NotFound):
             provider.journey("nobody")
 
+    def test_kept_journey_digest_is_the_stored_one(self, provider: RelationProvider) -> None:
+        stored = provider.journey_digest_json(provider.person_id("林冲"))  # read once: kept
+        assert provider.kept_journey_digest_json("林冲") == stored
+        assert provider.kept_journey_digest_json("lin_chong") == stored
+        assert provider.kept_journey_digest_json("豹子头") == stored
+        assert provider.kept_journey_digest_json("nobody at all") is None
+
     def test_journey_digest_and_pages(self, provider: RelationProvider) -> None:
         journey = provider.journey("lin_chong")
         digest = provider.journey_digest("lin_chong")

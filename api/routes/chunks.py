@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from fastapi import APIRouter, Path, Query
 
@@ -12,7 +12,9 @@ from api.models import ChunkView, Span
 from api.responses import responses
 from ingest.locate import spans_in
 from providers.naming import unknown_id
-from retrieval.corpus import Corpus
+
+if TYPE_CHECKING:  # numpy and the indexes load with the services, after the app serves
+    from retrieval.corpus import Corpus
 
 router = APIRouter(tags=["source"])
 

@@ -7,7 +7,7 @@ store is down, within `KBX_GRAPH_TIMEOUT` when it stops answering.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from fastapi import APIRouter, Path, Query, Response
 
@@ -19,6 +19,9 @@ from kb.knowledge.journey_store import MAX_PAGE_LIMIT, PAGE_LIMIT, JourneyDigest
 from kb.knowledge.models import Person
 from kb.knowledge.protocol import MAX_HOPS, RelationProvider
 from kb.knowledge.views import EventView, Journey, Pair, PathResult, PersonView, RecordView, StateView
+
+if TYPE_CHECKING:
+    from api.services import Services
 
 router = APIRouter(prefix="/kb", tags=["knowledge"])
 
@@ -98,6 +101,11 @@ async def journey(person: PersonPath, provider: ProviderDep, services: ServicesD
     and states, the other events counted; `stage` pages through one stage's events (`offset`,
     `limit`); `full` gives the whole skeleton with each stage's source quotes."""
 
+    if stage is None and not full:
+        kept = _kept_digest(services, provider, person)
+        if kept is not None:
+            return kept
+
     def work() -> Response:
         person_id = provider.person_id(person)
         if stage is not None:
@@ -107,6 +115,16 @@ async def journey(person: PersonPath, provider: ProviderDep, services: ServicesD
         return Response(provider.journey_digest_json(person_id), media_type="application/json")
 
     return await services.graph(work)
+
+
+def _kept_digest(services: Services, provider: RelationProvider, person: str) -> Response | None:
+    """The default journey view when the provider holds it in memory, sent from the event loop:
+    the hop to the graph pool's thread was most of the route's time, and all of its tail. While
+    the store is down the route answers 503 as the pool would (the supervisor says so)."""
+    if services.supervisor is not None:
+        services.supervisor.check()
+    kept = provider.kept_journey_digest_json(person)
+    return None if kept is None else Response(kept, media_type="application/json")
 
 
 @router.get("/path", responses=LOOKUP)

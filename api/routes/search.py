@@ -18,7 +18,6 @@ from api.deps import (
 from api.inputs import CHAPTERS_SYNTAX, MAX_CHAPTERS_SPEC, MAX_TEXT, TEXT_PATTERN
 from api.responses import responses
 from retrieval.packing import Policy
-from retrieval.retriever import SearchOptions
 from retrieval.trace import SearchTrace
 
 router = APIRouter(tags=["search"])
@@ -42,6 +41,8 @@ def search(
 ) -> SearchTrace:
     """Every candidate with its channel ranks, scores, matched terms and packing decision.
     Needs no graph: it answers while the graph store is down."""
+    from retrieval.retriever import SearchOptions  # numpy: loaded with the services
+
     check_question("q", q, settings)
     selected = chapter_selection(chapters, corpus)
     options = SearchOptions(strategy=strategy, budget=budget or settings.budget,

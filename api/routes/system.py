@@ -2,21 +2,34 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 
 from api.deps import ServicesDep, require_admin
-from api.models import Health, ReloadResult
+from api.models import Health, LLMHealth, ReloadResult
 from api.responses import GRAPH_ERRORS, responses
+from api.startup import LOADING, Startup
+from core.settings import Settings
 
 router = APIRouter(tags=["system"])
 
 
 @router.get("/health")
-async def health(services: ServicesDep) -> Health:
+async def health(request: Request) -> Health:
     """Always 200 while the process serves, within a second whatever the graph store does;
-    `status` is `degraded` when the store is unreachable, does not answer or is empty. The body
-    names no port, path or engine message (the service log has them)."""
-    return await services.health()
+    `status` is `degraded` when the store is unreachable, does not answer or is empty, or when
+    the service could not start. From the moment it serves until its parts are open (about a
+    second) it says `ready: false` and lists them in `loading`; requests meanwhile wait for them.
+    The body names no port, path or engine message (the service log has them)."""
+    startup: Startup = request.app.state.startup
+    services = startup.ready
+    if services is not None:
+        return await services.health()
+    settings: Settings = request.app.state.settings
+    llm = LLMHealth(configured=settings.llm_configured,
+                    model=settings.llm_model if settings.llm_configured else None)
+    if startup.failed:
+        return Health(status="degraded", ready=False, llm=llm)
+    return Health(status="ok", ready=False, loading=list(LOADING), llm=llm)
 
 
 @router.post("/admin/reload", dependencies=[Depends(require_admin)],

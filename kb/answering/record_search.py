@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from core.text import to_simplified
+from kb.answering import record_cache
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.models import ChapterSummary, Event, Person, Record, Relation, State
 from retrieval.bm25 import BM25Index
@@ -65,9 +67,7 @@ class KnowledgeIndex:
         names = {p.id: p.name for p in bundle.people}
         self.records: list[Record] = list(bundle.records())
         self.texts = [render(r, names) for r in self.records]
-        simplified = [to_simplified(t) for t in self.texts]
-        self.indexes = {name: BM25Index.from_postings(*postings(simplified), len(simplified))
-                        for name, postings in CHANNEL_POSTINGS.items()}
+        self.indexes = self._channels(bundle.derived_cache)
         self.members = [participants(r) for r in self.records]
         self.involving: dict[str, list[int]] = {}
         """Each person's records (positions): the participation channel reads these, not every
@@ -76,6 +76,21 @@ class KnowledgeIndex:
             for person_id in members:
                 self.involving.setdefault(person_id, []).append(i)
         self.costs = [estimate_tokens(t) for t in self.texts]
+
+    def _channels(self, cache: Path | None) -> dict[str, BM25Index]:
+        """Both lexical channels over the rendered records: read from `cache` when an earlier
+        process built them from the same texts (`record_cache`), else built (and kept there)."""
+        key = record_cache.key_for(self.texts) if cache is not None else ""
+        if cache is not None:
+            found = record_cache.read(cache, key, CHANNEL_POSTINGS)
+            if found is not None:
+                return found
+        simplified = [to_simplified(t) for t in self.texts]
+        indexes = {name: BM25Index.from_postings(*postings(simplified), len(simplified))
+                   for name, postings in CHANNEL_POSTINGS.items()}
+        if cache is not None:
+            record_cache.write(cache, key, indexes)
+        return indexes
 
     def rank(self, query: str, person_ids: Sequence[str], depth: int = 60) -> list[tuple[int, float]]:
         codes = query_codes(query)

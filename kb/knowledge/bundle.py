@@ -64,6 +64,9 @@ class KnowledgeBundle:
     chapters: list[ChapterSummary] = field(default_factory=list)
     profile: CorpusProfile = field(default_factory=CorpusProfile)
     """What the answering code knows about the novel (kept beside the records)."""
+    derived_cache: Path | None = field(default=None, compare=False)
+    """A directory where what later layers derive from these records may be kept between
+    processes (the answering's record index), keyed by its own content; None keeps nothing."""
 
     def records(self) -> Iterator[Record]:
         yield from self.people

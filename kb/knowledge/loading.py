@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,6 +37,11 @@ def load_active_bundle(settings: Settings, blocks: Sequence[Block] | None = None
     if not where.is_dir():
         raise BundleError(f"{where}: no such bundle directory")
     cache = bundle_cache(settings)
+    return replace(_load(settings, where, cache, blocks, folds), derived_cache=cache.directory)
+
+
+def _load(settings: Settings, where: Path, cache: BundleCache, blocks: Sequence[Block] | None,
+          folds: ChapterFolds | None) -> KnowledgeBundle:
     if blocks is not None:
         key = key_for_blocks(where, blocks)
         cached = cache.get(key)

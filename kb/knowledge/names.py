@@ -124,6 +124,16 @@ class NameResolver:
             raise self.unknown(name)
         return choose(name, matches)
 
+    def known(self, key: str) -> str | None:
+        """`person_id` for a key that names exactly one person, else None, without working out
+        suggestions (for fast paths that fall back to `person_id` when this says None)."""
+        if key in self._ids:
+            return key
+        try:
+            return choose(key, self._by_key.get(normalize(key), ()))
+        except NotFound:
+            return None
+
     def person_id(self, key: str) -> str:
         """The id of the person an id, a name or an alias denotes; NotFound suggests the closest
         names (or, for something that looks like an id, the closest ids)."""

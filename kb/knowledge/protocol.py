@@ -82,6 +82,12 @@ class RelationProvider(Protocol):
         `GET /kb/journey/{person}`: no parse, no second serialization)."""
         ...
 
+    def kept_journey_digest_json(self, key: str) -> str | None:
+        """`journey_digest_json` of a person named by id, name or alias when the provider holds
+        both the name and the view in memory (no I/O: safe to call on the event loop), else None
+        (also for an unknown name: the caller then asks the store, which names the closest)."""
+        ...
+
     def stage_events(self, person_id: str, stage: int, offset: int = 0,
                      limit: int = PAGE_LIMIT) -> StageEvents:
         """A page of the events of one stage (1-based) of the person's journey, in book order."""

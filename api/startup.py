@@ -1,0 +1,78 @@
+"""The service's heavy parts load in a thread after the app serves.
+
+Opening the services (the corpus, the graph store, the bundle, the answering service, and the
+numpy, redis and answering code behind them) took most of a second of every start, during which
+the port was closed. Now the lifespan starts `Startup` and yields at once: `/health` answers from
+the first moment and says what is still loading (`loading`, `ready`); every other route waits
+for the services (its first request takes longer, none is refused); a start that failed is
+logged with its cause and every route then answers 503 saying the service could not start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the services' code loads in the thread, not before the app serves
+    from api.services import Services
+
+log = logging.getLogger(__name__)
+
+LOADING = ["corpus", "store", "answers"]
+"""What `/health` lists while the services open (they open together, in one thread)."""
+
+
+class StartFailed(Exception):
+    """The services could not be opened (a bad corpus or bundle): 503, the log has the cause."""
+
+
+class Startup:
+    """Opens the services once, in a thread of its own; routes await `services()`."""
+
+    def __init__(self, open_services: Callable[[], Services]) -> None:
+        self._open = open_services
+        self._future: concurrent.futures.Future[Services] = concurrent.futures.Future()
+        self._future.set_running_or_notify_cancel()  # a request that goes away cancels nothing
+        self._thread = threading.Thread(target=self._run, name="kbx-start", daemon=True)
+
+    def begin(self) -> None:
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            services = self._open()
+        except BaseException as exc:
+            log.error("the service could not start", exc_info=exc)
+            self._future.set_exception(exc)
+            return
+        self._future.set_result(services)
+
+    @property
+    def ready(self) -> Services | None:
+        """The services once open (None while loading, or when the start failed)."""
+        future = self._future
+        return future.result() if future.done() and future.exception() is None else None
+
+    @property
+    def failed(self) -> bool:
+        return self._future.done() and self._future.exception() is not None
+
+    async def services(self) -> Services:
+        """The services, waiting for them while they open; StartFailed if they could not."""
+        ready = self.ready
+        if ready is not None:
+            return ready
+        try:
+            return await asyncio.wrap_future(self._future)
+        except Exception as exc:
+            raise StartFailed("the service could not start (the service log has the cause)"
+                              ) from exc
+
+    def finish(self) -> Services | None:
+        """Wait for the start to end (at shutdown): the services to close, or None."""
+        self._thread.join()
+        return self.ready
