@@ -132,6 +132,25 @@ def _describe(exc: redis.RedisError) -> str:
     return f"the graph store failed: {type(exc).__name__}"
 
 
+def swap_people(view: str) -> str:
+    """A pair's JSON view with `a` and `b` exchanged. The view is pydantic's serialization of
+    `Pair`, whose first two fields are `a` and `b`: only those two small objects are decoded to
+    find where they end; the rest (relations, events, sources: tens of KB for a hub's pair) is
+    copied as it is. Anything else is parsed whole."""
+    decoder = json.JSONDecoder()
+    if view.startswith('{"a":'):
+        a_start = len('{"a":')
+        _, a_end = decoder.raw_decode(view, a_start)
+        if view.startswith(',"b":', a_end):
+            b_start = a_end + len(',"b":')
+            _, b_end = decoder.raw_decode(view, b_start)
+            return ('{"a":' + view[b_start:b_end] + ',"b":' + view[a_start:a_end]
+                    + view[b_end:])
+    doc = json.loads(view)
+    doc["a"], doc["b"] = doc["b"], doc["a"]
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+
+
 class FalkorDBProvider:
     """FalkorDB behind the RelationProvider verbs; connects on first use, not in the constructor.
 
@@ -334,16 +353,34 @@ class FalkorDBProvider:
     # -- reads by id
 
     def pair(self, a_id: str, b_id: str) -> Pair:
+        stored = self._stored_pair(a_id, b_id)
+        if stored is not None:
+            pair = Pair.model_validate_json(stored)
+            return pair if pair.a.id == a_id else pair.model_copy(update={"a": pair.b,
+                                                                           "b": pair.a})
+        return self._unrelated_pair(a_id, b_id)
+
+    def pair_json(self, a_id: str, b_id: str) -> str:
+        """The stored view as it is when `a_id` comes first in key order (the order it was
+        stored in); in the other order only `a` and `b` change places (`swap_people`). Parsing
+        the view into models only to serialize it again was most of the CPU of a
+        `GET /kb/pair`."""
+        stored = self._stored_pair(a_id, b_id)
+        if stored is None:
+            return self._unrelated_pair(a_id, b_id).model_dump_json()
+        return stored if a_id <= b_id else swap_people(stored)
+
+    def _stored_pair(self, a_id: str, b_id: str) -> str | None:
+        """The pair's view as stored at load (people in key order), None when unrelated."""
         if a_id == b_id:
             raise QueryRejected("a pair needs two different people")
         rows = self._read(q.PAIR, key=pair_key(a_id, b_id))
         if rows and rows[0][0] is None:
             raise ProviderUnavailable(f"graph {self.graph_name!r} was loaded by an older kbx "
                                       "(pairs without views): run `kbx kb load` again")
-        if rows:
-            pair = Pair.model_validate_json(rows[0][0])
-            return pair if pair.a.id == a_id else pair.model_copy(update={"a": pair.b,
-                                                                           "b": pair.a})
+        return str(rows[0][0]) if rows else None
+
+    def _unrelated_pair(self, a_id: str, b_id: str) -> Pair:
         rows = self._read(q.UNRELATED_PAIR, a=a_id, b=b_id)
         if not rows:
             self.person(a_id)

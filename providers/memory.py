@@ -144,6 +144,9 @@ class MemoryProvider:
         shared = [e for e in snap.events_of[a_id] if e.id in b_events]
         return build_pair(a, b, relations, shared)
 
+    def pair_json(self, a_id: str, b_id: str) -> str:
+        return self.pair(a_id, b_id).model_dump_json()
+
     def record(self, record_id: str) -> RecordView:
         snap = self._snap
         record = snap.bundle.get(record_id)

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from pydantic import TypeAdapter
 
 from core.text import to_simplified
 from ingest.chunking import Block
@@ -15,7 +16,7 @@ from retrieval.bm25 import BM25Index, IntArray, term_code
 from retrieval.fusion import K, rrf_positions
 from retrieval.index_build import build_channel
 from retrieval.packing import Decision, Policy, estimate_tokens, pack
-from retrieval.trace import Candidate, ChannelHit, QueryTrace, SearchTrace
+from retrieval.trace import Candidate, QueryTrace, SearchTrace
 from retrieval.vectorized import CHANNEL_POSTINGS
 
 STRATEGIES = ("rrf", "ngram", "unigram")
@@ -60,6 +61,11 @@ def query_codes(text: str) -> dict[str, IntArray]:
     """Distinct term codes per channel of a query text (the hot path; same terms as above)."""
     return {name: np.fromiter({term_code(t) for t in analyzer(text)}, dtype=np.int64)
             for name, analyzer in ANALYZERS.items()}
+
+
+CANDIDATES = TypeAdapter(list[Candidate])
+"""Validates a search's candidates in one call: a hundred candidates with a hit per channel,
+each built as its own model, cost a serving worker more CPU than ranking them."""
 
 
 @dataclass
@@ -168,7 +174,7 @@ class Retriever:
         matched = {name: self.indexes[name].matched_terms_many(
                        terms[name], [d for d in ranks if d in shown])
                    for name, ranks in positions.items()}
-        candidates = []
+        rows = []
         for fused_rank, ((doc, fused_score), decision) in enumerate(
                 zip(fused, decisions, strict=False), start=1):
             hits = {}
@@ -176,11 +182,12 @@ class Retriever:
                 if doc in ranks:
                     rank, score = ranks[doc]
                     index = self.indexes[name]
-                    hits[name] = ChannelHit(
-                        rank=rank, score=score, matched_terms=matched[name][doc],
-                        explanation=index.explain(terms[name], doc) if explain else None)
+                    hits[name] = {"rank": rank, "score": score,
+                                  "matched_terms": matched[name][doc],
+                                  "explanation": index.explain(terms[name], doc) if explain
+                                  else None}
             block = self.blocks[doc]
-            candidates.append(Candidate(chunk_id=block.id, chapter=block.chapter, channels=hits,
-                                        fused_score=fused_score, fused_rank=fused_rank,
-                                        tokens=self.costs[doc], decision=decision))
-        return candidates
+            rows.append({"chunk_id": block.id, "chapter": block.chapter, "channels": hits,
+                         "fused_score": fused_score, "fused_rank": fused_rank,
+                         "tokens": self.costs[doc], "decision": decision})
+        return CANDIDATES.validate_python(rows)

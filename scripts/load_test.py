@@ -12,6 +12,13 @@ the service it measures (on a two-core machine they share the cores).
 Every client cycles through the same fixed list of requests (25% each kind) from its own offset:
 a run is the same mix whatever the concurrency. An error is any answer that is not 200, a
 connection failure, or a request that did not finish within `--timeout`.
+
+Where the CPU went: the CPU time of every process involved is read from /proc/<pid>/stat at the
+start and at the end of the measured window (after the warm-up) and printed per role: the
+serving worker(s), the supervisor of several workers, the embedded FalkorDB server and its
+keeper, this load generator, and the rest of the machine (other users). The load average at both
+ends is printed beside it, since on a shared machine throughput follows the share of the cores
+the service gets.
 """
 
 from __future__ import annotations
@@ -61,6 +68,112 @@ def requests_mix() -> list[tuple[str, bytes]]:
 
 def _get(path: str) -> bytes:
     return f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) a live process has used; 0 when it is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = stat[stat.rindex(")") + 2:].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
+
+
+def machine_cpu() -> tuple[float, float]:
+    """CPU seconds since boot, all cores: (busy, every user; stolen by the hypervisor)."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle, steal = values[3] + values[4], values[7]  # idle + iowait; steal
+    return (sum(values[:7]) - idle) / CLOCK_TICKS, steal / CLOCK_TICKS
+
+
+def children(pid: int) -> list[int]:
+    found: list[int] = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
+def service_roles(service_pid: int, workers: int) -> dict[str, list[int]]:
+    """The processes whose CPU is counted, by role: with one worker uvicorn serves in the process
+    it started in; with several, that process supervises worker children."""
+    roles: dict[str, list[int]] = {"generator": [os.getpid()]}
+    if workers == 1:
+        roles["worker"] = [service_pid]
+    else:
+        roles["supervisor"] = [service_pid]
+        number = 0
+        for pid in sorted(children(service_pid)):
+            if b"resource_tracker" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                roles["tracker"] = [pid]  # multiprocessing's own helper
+                continue
+            number += 1
+            roles[f"worker{number}"] = [pid]  # each apart: an uneven share shows
+    state = store_state()
+    if state.get("pid"):
+        roles["falkordb"] = [int(state["pid"])]
+    if state.get("keeper_pid"):
+        roles["keeper"] = [int(state["keeper_pid"])]
+    return roles
+
+
+def store_state() -> dict[str, object]:
+    """`kbx status --json`: the pids of the embedded server and its keeper (empty for a URL)."""
+    kbx = Path(sys.executable).parent / "kbx"
+    done = subprocess.run([str(kbx), "status", "--json"], capture_output=True, text=True,
+                          check=False)
+    try:
+        state: dict[str, object] = json.loads(done.stdout)
+    except ValueError:
+        return {}
+    return state
+
+
+@dataclass
+class CpuWindow:
+    """CPU seconds per role, and of the whole machine, over the measured window."""
+
+    roles: dict[str, list[int]]
+    start: dict[str, float] = field(default_factory=dict)
+    end: dict[str, float] = field(default_factory=dict)
+    load: list[float] = field(default_factory=list)
+
+    def mark(self, into: dict[str, float]) -> None:
+        for role, pids in self.roles.items():
+            into[role] = sum(process_cpu(pid) for pid in pids)
+        into["machine"], into["steal"] = machine_cpu()
+        self.load.append(round(os.getloadavg()[0], 2))
+
+    def split(self, seconds: float, requests: int) -> dict[str, object]:
+        """CPU seconds by role; `others` is the rest of the machine, `steal` what the
+        hypervisor gave to other guests; `serving_ms_per_request` the workers' CPU a request."""
+        used = {role: self.end[role] - self.start[role] for role in self.start}
+        ours = sum(v for role, v in used.items() if role in self.roles)
+        serving = sum(v for role, v in used.items() if role.startswith("worker"))
+        cores = os.cpu_count() or 1
+        cpu = {role: used[role] for role in self.roles}
+        cpu.update(others=used["machine"] - ours, steal=used["steal"],
+                   idle=cores * seconds - used["machine"] - used["steal"])
+        return {"cpu_s": {role: round(value, 1) for role, value in cpu.items()},
+                "serving_ms_per_request": round(serving * 1000 / requests, 2) if requests
+                else None, "cores": cores, "load_average": self.load}
+
+
+async def observe(window: CpuWindow, start: float, deadline: float) -> None:
+    await asyncio.sleep(max(0.0, start - time.monotonic()))
+    window.mark(window.start)
+    await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+    window.mark(window.end)
 
 
 @dataclass
@@ -118,13 +231,14 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, int(share * len(ordered) + 0.999999) - 1))]
 
 
-async def drive(port: int, clients: int, seconds: float, warmup: float, timeout: float
-                ) -> tuple[Tally, float]:
+async def drive(port: int, clients: int, seconds: float, warmup: float, timeout: float,
+                window: CpuWindow) -> tuple[Tally, float]:
     mix = requests_mix()
     tally = Tally()
     start = time.monotonic() + warmup
     deadline = start + seconds
-    await asyncio.gather(*(client(port, k * 7, mix, start, deadline, timeout, tally)
+    await asyncio.gather(observe(window, start, deadline),
+                         *(client(port, k * 7, mix, start, deadline, timeout, tally)
                            for k in range(clients)))
     return tally, seconds
 
@@ -203,12 +317,16 @@ def main() -> None:
         log.parent.mkdir(parents=True, exist_ok=True)
         service = start_service(port, args.workers, log)
     try:
+        roles = (service_roles(service.pid, args.workers) if service is not None
+                 else {"generator": [os.getpid()]})
+        window = CpuWindow(roles)
         tally, seconds = asyncio.run(drive(port, args.clients, args.seconds, args.warmup,
-                                           args.timeout))
+                                           args.timeout, window))
     finally:
         if service is not None:
             stop_service(service)
     result = report(tally, seconds, args.clients, args.workers)
+    result.update(window.split(seconds, int(result["requests"])))  # type: ignore[call-overload]
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
         return
@@ -218,6 +336,11 @@ def main() -> None:
     for kind, figures in result["kinds"].items():  # type: ignore[union-attr]
         print(f"  {kind:8} {figures['requests']:7} requests  p50 {figures['p50_ms']} ms  "
               f"p99 {figures['p99_ms']} ms  errors {figures['errors']}")
+    cpu = result["cpu_s"]
+    print(f"  CPU s over the {seconds:.0f} s on {result['cores']} cores: "
+          + ", ".join(f"{role} {value}" for role, value in cpu.items())  # type: ignore[union-attr]
+          + f"; load average {' -> '.join(map(str, result['load_average']))}")  # type: ignore[call-overload]
+    print(f"  serving CPU per request: {result['serving_ms_per_request']} ms")
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from kb.knowledge.journey import MAX_STAGES, journey_of
 from kb.knowledge.journey_store import JourneyDigest
 from kb.knowledge.models import Event, Participant, Person, Relation, SourceRef
 from kb.knowledge.protocol import RelationProvider
+from kb.knowledge.views import Pair
 from providers.falkordb_provider import FalkorDBProvider
 from providers.memory import MemoryProvider
 
@@ -112,11 +113,21 @@ class RelationProviderContract:
         pair = provider.pair("gao_qiu", "zhu_gui")
         assert pair.relations == [] and pair.shared_events == []
 
+    @pytest.mark.parametrize(("a", "b"), [("lin_chong", "lu_zhishen"), ("lu_zhishen", "lin_chong"),
+                                          ("gao_qiu", "zhu_gui"), ("zhu_gui", "gao_qiu")])
+    def test_pair_json_is_the_pair(self, provider: RelationProvider, a: str, b: str) -> None:
+        sent = Pair.model_validate_json(provider.pair_json(a, b))
+        assert sent == provider.pair(a, b) and (sent.a.id, sent.b.id) == (a, b)
+
     def test_pair_errors(self, provider: RelationProvider) -> None:
         with pytest.raises(QueryRejected):
             provider.pair("lin_chong", "lin_chong")
+        with pytest.raises(QueryRejected):
+            provider.pair_json("lin_chong", "lin_chong")
         with pytest.raises(NotFound):
             provider.pair("lin_chong", "nobody")
+        with pytest.raises(NotFound):
+            provider.pair_json("nobody", "lin_chong")
 
     # -- records
 

@@ -70,8 +70,9 @@ async def person(person: PersonPath, provider: ProviderDep,
 @router.get("/pair", response_model=Pair, responses=LOOKUP)
 async def pair(a: PersonA, b: PersonB, provider: ProviderDep, services: ServicesDep) -> Response:
     """Relations both ways and shared events, with their sources."""
-    return await services.graph(
-        lambda: json_response(provider.pair(provider.person_id(a), provider.person_id(b))))
+    return await services.graph(lambda: Response(
+        provider.pair_json(provider.person_id(a), provider.person_id(b)),
+        media_type="application/json"))
 
 
 @router.get("/records/{record_id}", responses=LOOKUP)

@@ -51,6 +51,11 @@ class RelationProvider(Protocol):
         """Relations both ways (first chapter, id) and shared events (book order), with sources."""
         ...
 
+    def pair_json(self, a_id: str, b_id: str) -> str:
+        """The same view as JSON, for sending as it is (the API's `GET /kb/pair`): a store that
+        keeps the view serialized sends it without parsing and serializing it again."""
+        ...
+
     def record(self, record_id: str) -> RecordView:
         """Any record by id, with its linked records and its sources."""
         ...
