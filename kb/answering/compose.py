@@ -133,7 +133,7 @@ class _Writer:
 
     def add(self, line: str, quote: tuple[str, str] | None = None) -> None:
         self.lines.append(line + _cite(quote))
-        if quote:
+        if quote and quote not in self.quotes:  # a quote cited twice is checked once
             self.quotes.append(quote)
 
     def draft(self, stages: list[StageNote] | None = None) -> Draft:
