@@ -8,12 +8,14 @@ text), the same queries (all of them, for every library) and the same top-k:
   from token lists, and the time our Python analyzers take to make those lists is reported
   beside them, so both ways of counting can be read.
 - **one channel, top-k**: the n-gram channel (the larger vocabulary), top-`k` documents of each
-  query: ours (`BM25Index.top_for_ids`), bm25s `retrieve(k)` and bm25s `get_scores` followed by
-  the same top-k selection as ours, rank_bm25 `get_scores` and the same selection.
+  query: ours (`BM25Index.top_for_ids`, which sets a floor from its postings before choosing),
+  bm25s `retrieve(k)`, and bm25s `get_scores` followed by our exact selection over a dense score
+  vector (`retrieval.topk.top_of_dense`, the same order), rank_bm25 `get_scores` and the same.
 - **fused pipeline**: ours (both channels' top-`depth`, RRF, packing) beside a baseline built
   from bm25s: its top-`depth` on each channel, then the same RRF and packing.
 - **agreement**: share of queries whose top-10 (full score vectors, scores rounded to 4 places,
-  ties by position) equals ours.
+  ties by position) equals ours; and share of queries whose timed top-k is exactly the first k
+  of our full score vector sorted (ties by position).
 
 `scale` repeats the chapters with new numbers (`ingest.scale`) to see how build time, latency
 and memory grow; the peak memory is that of a child process doing what `kbx ingest` does.
@@ -44,10 +46,12 @@ from ingest.chunking import Block, chunk_corpus
 from ingest.corpus import read_corpus
 from ingest.scale import scaled_chapters
 from retrieval.analyzers import ANALYZERS, ngram_terms
+from retrieval.bm25 import BM25Index
 from retrieval.fusion import rrf_positions
 from retrieval.index_build import build_channel
 from retrieval.packing import estimate_tokens, pack
 from retrieval.retriever import DEFAULT_DEPTH, Retriever, SearchOptions, query_codes, query_text
+from retrieval.topk import top_of_dense
 from retrieval.vectorized import CHANNEL_POSTINGS
 
 CHANNEL = "ngram"
@@ -109,17 +113,29 @@ def median_seconds(build: Callable[[], object], repeat: int) -> dict[str, float]
 
 
 def topk(scores: np.ndarray, k: int) -> np.ndarray:
-    """The same selection for every library: positive scores, best first, ties by position."""
-    hits = np.flatnonzero(scores > 0)
-    if len(hits) > k:
-        hits = hits[np.argpartition(-scores[hits], k - 1)[:k]]
-    return hits[np.lexsort((hits, -scores[hits]))]
+    """The selection every library's dense scores get: ours over a dense vector
+    (`retrieval.topk.top_of_dense`: positive scores, best first, ties by position, exactly)."""
+    docs: np.ndarray = top_of_dense(scores, k)[0]
+    return docs
 
 
 def _top10(scores: np.ndarray) -> list[int]:
+    """The ten best of a full score vector by a full sort, scores rounded to 4 places (bm25s
+    scores in float32), ties by position."""
     rounded = np.round(scores.astype(np.float64), 4)
     order = np.lexsort((np.arange(len(rounded)), -rounded))
     return [int(i) for i in order[:10] if rounded[i] > 0]
+
+
+def _exact_top(index: BM25Index, codes: np.ndarray, k: int) -> bool:
+    """Whether the timed top-k (`top_for_ids`) is exactly the first k of every score sorted
+    (unrounded, higher first, ties by position): its shortcuts change nothing."""
+    ids = index.term_ids(codes)
+    scores = index.scores_for_ids(ids)
+    order = np.lexsort((np.arange(len(scores)), -scores))[:k]
+    order = order[scores[order] > 0]
+    docs, values = index.top_for_ids(ids, k)
+    return bool(np.array_equal(docs, order) and np.array_equal(values, scores[order]))
 
 
 def build_peak_mib(cfg: Settings, scale: int) -> float:
@@ -216,17 +232,18 @@ def run_benchmark(cfg: Settings, n_queries: int = 500, scale: int = 1, builds: i
         tokens = {name: list(dict.fromkeys(analyzer(text))) for name, analyzer in ANALYZERS.items()}
         rankings = [topk(theirs[name].get_scores(toks), depth).tolist() if toks else []
                     for name, toks in tokens.items()]
-        fused = rrf_positions(rankings, len(blocks))
+        fused = rrf_positions(rankings)
         pack([costs[d] for d, _ in fused], options.budget, options.max_blocks, options.policy)
 
     fused = {"ours": latency(ours_fused, texts),
              "bm25s_topk_rrf": latency(bm25s_fused, texts),
              "ours_with_trace": latency(lambda q: retriever.search(q), questions[:100])}
-    same_bm25s = same_rank = 0
-    for toks in query_tokens:
+    same_bm25s = same_rank = exact = 0
+    for toks, query in zip(query_tokens, codes, strict=True):
         mine = _top10(index.scores(toks))
         same_bm25s += mine == _top10(theirs[CHANNEL].get_scores(toks))
         same_rank += mine == _top10(okapi.get_scores(toks))
+        exact += _exact_top(index, query, k)
     report: dict[str, Any] = {
         "scale": scale, "chapters": len(chapters), "blocks": len(blocks),
         "characters": sum(len(c.text) for c in chapters), "queries": len(questions),
@@ -236,6 +253,7 @@ def run_benchmark(cfg: Settings, n_queries: int = 500, scale: int = 1, builds: i
         "build_s": build, "one_channel": one, "fused": fused,
         "top10_agreement": {"bm25s": same_bm25s / len(query_tokens),
                             "rank_bm25": same_rank / len(query_tokens)},
+        "top_k_exact": exact / len(codes),
         "process_peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
     best_bm25s = min(one["bm25s_retrieve"]["p50_ms"], one["bm25s_scores_topk"]["p50_ms"])
@@ -291,7 +309,8 @@ def print_report(report: dict[str, Any]) -> None:
     console.print(f"ratios (p50): best bm25s / ours = {ratios['bm25s_p50_over_ours']:.2f}×, "
                   f"rank_bm25 / ours = {ratios['rank_bm25_p50_over_ours']:.1f}×, fused baseline / "
                   f"ours = {ratios['fused_baseline_p50_over_ours']:.2f}×; top-10 agreement with "
-                  f"ours: bm25s {agree['bm25s']:.0%}, rank_bm25 {agree['rank_bm25']:.0%}",
+                  f"ours: bm25s {agree['bm25s']:.0%}, rank_bm25 {agree['rank_bm25']:.0%}; our "
+                  f"top-{report['top_k']} exactly the full sort's: {report['top_k_exact']:.0%}",
                   highlight=False)
     if "ingest_peak_mib" in report:
         console.print(f"ingest (read, scale, chunk, both indexes, save) peak memory: "

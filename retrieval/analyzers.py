@@ -63,3 +63,29 @@ def unigram_terms(text: str) -> list[str]:
 Analyzer = Callable[[str], list[str]]
 ANALYZERS: dict[str, Analyzer] = {"ngram": ngram_terms, "unigram": unigram_terms}
 """Channel name → analyzer; the order is the order channels appear in traces."""
+
+_FUNCTION_CODES = frozenset(ord(ch) for ch in FUNCTION_CHARS)
+
+
+def ngram_codes(text: str) -> list[int]:
+    """`ngram_terms` as term codes (`retrieval.bm25.term_code`: 16 bits a character), made from
+    the code points directly: a query's terms are wanted as codes, and coding each string costs
+    more than the analysis itself."""
+    codes: list[int] = []
+    for run in cjk_runs(text):
+        points = [ord(ch) for ch in run]
+        codes.extend([(a << 16) | b for a, b in zip(points, points[1:], strict=False)])
+        codes.extend([(a << 32) | (b << 16) | c
+                      for a, b, c in zip(points, points[1:], points[2:], strict=False)])
+    return codes
+
+
+def unigram_codes(text: str) -> list[int]:
+    """`unigram_terms` as term codes (a character's code is its code point)."""
+    return [point for run in cjk_runs(text) for point in map(ord, run)
+            if point not in _FUNCTION_CODES]
+
+
+CodeAnalyzer = Callable[[str], list[int]]
+CODE_ANALYZERS: dict[str, CodeAnalyzer] = {"ngram": ngram_codes, "unigram": unigram_codes}
+"""Channel name → the analyzer giving term codes (same channels, same order as `ANALYZERS`)."""

@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from retrieval.explanation import Explanation
+from retrieval.topk import top_among
 
 K1 = 1.2
 B = 0.75
@@ -158,27 +159,50 @@ class BM25Index:
         return self.term_ids(np.fromiter((term_code(t) for t in dict.fromkeys(terms)),
                                          dtype=np.int64))
 
-    def scores_for_ids(self, ids: IntArray) -> FloatArray:
-        """Scores of every document for distinct term positions: the terms' posting slices joined,
-        then one weighted `bincount` (a query has a handful of terms: slicing each costs less than
-        computing the gather indices with array arithmetic)."""
-        if not len(ids):
-            return np.zeros(self.n_docs)
+    def _spans(self, ids: IntArray) -> list[slice]:
+        """Each distinct term position's postings, as a slice of the posting arrays."""
         indptr = self.indptr
-        spans = [slice(int(indptr[t]), int(indptr[t + 1])) for t in ids.tolist()]
+        return [slice(lo, hi) for lo, hi in zip(indptr[ids].tolist(), indptr[ids + 1].tolist(),
+                                                 strict=True)]
+
+    def _scores(self, spans: list[slice]) -> FloatArray:
+        """Every document's score: the terms' posting slices joined, then one weighted
+        `bincount` (a query has a handful of terms: slicing each costs less than computing the
+        gather indices with array arithmetic)."""
         scores: FloatArray = np.bincount(  # type: ignore[assignment]
             np.concatenate([self.posting_docs[s] for s in spans]),
             weights=np.concatenate([self.weights[s] for s in spans]), minlength=self.n_docs)
         return scores
 
+    def scores_for_ids(self, ids: IntArray) -> FloatArray:
+        """Scores of every document for distinct term positions."""
+        if not len(ids):
+            return np.zeros(self.n_docs)
+        return self._scores(self._spans(ids))
+
     def top_for_ids(self, ids: IntArray, depth: int) -> tuple[IntArray, FloatArray]:
-        """(documents, scores) with a positive score, best first, ties by position; at most depth."""
-        scores = self.scores_for_ids(ids)
-        hits = np.flatnonzero(scores > 0)
-        if len(hits) > depth:
-            hits = hits[np.argpartition(-scores[hits], depth - 1)[:depth]]
-        hits = hits[np.lexsort((hits, -scores[hits]))]
-        return hits, scores[hits]
+        """(documents, scores) with a positive score, best first, ties by position; at most depth.
+
+        Listing every matched document (a scan of the whole score vector) and choosing among
+        them cost twice the scoring. Instead a floor is set first: all the documents of one query
+        term are matched, so when that term has at least `depth` of them, the depth-th best score
+        among them is reached by at least `depth` documents, and the depth-th best overall is no
+        lower. Only the documents at or above the floor are listed and ordered
+        (`retrieval.topk.top_among`); the term taken is the rarest with enough documents, whose
+        documents tend to be the best. The result is exactly that of ordering every score."""
+        if not len(ids) or depth < 1:
+            return np.empty(0, dtype=np.int64), np.empty(0)
+        spans = self._spans(ids)
+        scores = self._scores(spans)
+        enough = [s for s in spans if s.stop - s.start >= depth]
+        if enough:
+            rarest = min(enough, key=lambda s: s.stop - s.start)
+            among = scores[self.posting_docs[rarest]]
+            floor = np.partition(among, len(among) - depth)[len(among) - depth]
+            docs = np.flatnonzero(scores >= floor)
+        else:  # no term alone reaches the depth: every matched document is a candidate
+            docs = np.flatnonzero(scores > 0)
+        return top_among(docs, scores[docs], depth)
 
     def df(self, term: str) -> int:
         ids = self._term_ids([term])

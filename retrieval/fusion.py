@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 K = 60
 T = TypeVar("T", bound=Hashable)
@@ -33,19 +34,28 @@ def rrf(rankings: Mapping[str, Sequence[T]], k: int = K,
     return sorted(scores.items(), key=lambda kv: (-kv[1], best_rank[kv[0]], kv[0]))
 
 
-def rrf_positions(rankings: Sequence[Sequence[int]], n_docs: int, k: int = K
+def rrf_positions(rankings: Sequence[Sequence[int] | npt.NDArray[np.integer[Any]]], k: int = K
                   ) -> list[tuple[int, float]]:
-    """`rrf` with equal weights for rankings of document positions 0..n_docs-1, in numpy.
+    """`rrf` with equal weights for rankings of document positions, in numpy.
 
-    Same result as `rrf` (a test holds them together): ties by best rank, then by position.
+    Same result as `rrf` (a test holds them together): ties by best rank, then by position. Only
+    the ranked documents are touched (grouped by a stable sort of their positions, so each one's
+    parts are added in the order of the rankings), never an array over the whole corpus: a
+    query ranks a few hundred documents of tens of thousands.
     """
-    scores = np.zeros(n_docs)
-    best = np.full(n_docs, np.iinfo(np.int64).max)
-    for ranking in rankings:
-        docs = np.asarray(ranking, dtype=np.int64)
-        ranks = np.arange(1, len(docs) + 1)
-        scores[docs] += 1.0 / (k + ranks)
-        best[docs] = np.minimum(best[docs], ranks)
-    hits = np.flatnonzero(best != np.iinfo(np.int64).max)
-    order = np.lexsort((hits, best[hits], -scores[hits]))
-    return list(zip(hits[order].tolist(), scores[hits[order]].tolist(), strict=True))
+    lists = [np.asarray(ranking, dtype=np.int64) for ranking in rankings]
+    docs = np.concatenate(lists) if lists else np.empty(0, dtype=np.int64)
+    if not len(docs):
+        return []
+    ranks = np.concatenate([np.arange(1, len(ranking) + 1) for ranking in lists])
+    order = np.argsort(docs, kind="stable")
+    docs, ranks = docs[order], ranks[order]
+    first = np.empty(len(docs), dtype=bool)
+    first[0] = True
+    np.not_equal(docs[1:], docs[:-1], out=first[1:])
+    starts = np.flatnonzero(first)
+    scores = np.add.reduceat(1.0 / (k + ranks), starts)
+    best = np.minimum.reduceat(ranks, starts)
+    docs = docs[starts]
+    order = np.lexsort((docs, best, -scores))
+    return list(zip(docs[order].tolist(), scores[order].tolist(), strict=True))

@@ -11,8 +11,8 @@ from pydantic import TypeAdapter
 
 from core.text import to_simplified
 from ingest.chunking import Block
-from retrieval.analyzers import ANALYZERS, clean_query
-from retrieval.bm25 import BM25Index, IntArray, term_code
+from retrieval.analyzers import ANALYZERS, CODE_ANALYZERS, clean_query
+from retrieval.bm25 import BM25Index, IntArray
 from retrieval.fusion import K, rrf_positions
 from retrieval.index_build import build_channel
 from retrieval.packing import Decision, Policy, estimate_tokens, pack
@@ -58,9 +58,11 @@ def query_terms(text: str) -> dict[str, list[str]]:
 
 
 def query_codes(text: str) -> dict[str, IntArray]:
-    """Distinct term codes per channel of a query text (the hot path; same terms as above)."""
-    return {name: np.fromiter({term_code(t) for t in analyzer(text)}, dtype=np.int64)
-            for name, analyzer in ANALYZERS.items()}
+    """Distinct term codes per channel of a query text, ascending (the hot path; the same terms
+    as above). Ascending codes give ascending term positions, so a query's postings are joined
+    in index order and its scores summed in an order that does not depend on hashing."""
+    return {name: np.asarray(sorted(set(analyzer(text))), dtype=np.int64)
+            for name, analyzer in CODE_ANALYZERS.items()}
 
 
 CANDIDATES = TypeAdapter(list[Candidate])
@@ -104,16 +106,13 @@ class Retriever:
         """Channel rankings and their fusion for a query text; no trace, no packing (hot path)."""
         used = list(self.indexes) if strategy == "rrf" else [strategy]
         codes = query_codes(text)
-        channels = {}
+        channels, chosen = {}, []
         for name in used:
             index = self.indexes[name]
             docs, scores = index.top_for_ids(index.term_ids(codes[name]), depth)
             channels[name] = list(zip(docs.tolist(), scores.tolist(), strict=True))
-        if strategy == "rrf":
-            fused = rrf_positions([[d for d, _ in hits] for hits in channels.values()],
-                                  len(self.blocks), k=rrf_k)
-        else:
-            fused = channels[strategy]
+            chosen.append(docs)
+        fused = rrf_positions(chosen, k=rrf_k) if strategy == "rrf" else channels[strategy]
         return Ranking(channels, fused)
 
     def search(self, question: str, options: SearchOptions | None = None,

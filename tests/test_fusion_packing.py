@@ -39,7 +39,7 @@ def test_rrf_ignores_the_order_of_its_inputs(lists: list[list[int]], data: st.Da
 @given(lists=rankings)
 def test_numpy_rrf_matches_reference(lists: list[list[int]]) -> None:
     reference = rrf({f"c{i}": r for i, r in enumerate(lists)})
-    fast = rrf_positions(lists, 31)
+    fast = rrf_positions(lists)
     assert [d for d, _ in fast] == [d for d, _ in reference]
     assert [s for _, s in fast] == pytest.approx([s for _, s in reference])
 
