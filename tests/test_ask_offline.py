@@ -193,6 +193,16 @@ def test_why_of_one_person_starts_from_their_own_act(service: AskService) -> Non
     assert "李云" not in r.answer.splitlines()[0] and "宋江" in r.answer.splitlines()[0]
 
 
+@pytest.mark.parametrize(("question", "first"), [
+    ("鲁智深在五台山出家后法名叫什么？", "鲁智深的法名是智深"),  # a kind of name: the word after it
+    ("宋江的表字叫什么？", "宋江的表字是公明"),
+    ("武松在哪里打的虎？", "在景阳冈"),   # 打的虎: one content word across 的
+])
+def test_other_names_and_lone_characters(service: AskService, question: str, first: str) -> None:
+    r = service.ask(AskRequest(question=question))
+    assert r.status == "answered" and r.answer.startswith(first), r.answer.splitlines()[:1]
+
+
 def test_a_whole_count_comes_from_the_books_total(service: AskService) -> None:
     """一共: 前後共喫了十五碗, not the innkeeper's 五六碗 or the signboard's 三碗."""
     r = service.ask(AskRequest(question="武松一共喝了几碗酒？"))

@@ -34,6 +34,7 @@ from kb.answering.refusals import (
     asks_person,
     asserts_action,
     has_quantity,
+    kind_of_name,
     made_of_in,
     missing_part,
     normalized,
@@ -163,8 +164,13 @@ class _Ctx:
         return [n for pid in self.plan.person_ids for n in self.people.people[pid].all_names]
 
     def weights(self) -> dict[str, float]:
-        return question_weights(self.plan.cleaned, [*self.all_names, *self.plan.names], self.df,
-                                self.n_docs, self.g.profile.wordings)
+        names = [*self.all_names, *self.plan.names]
+        weights = question_weights(self.plan.cleaned, names, self.df, self.n_docs,
+                                   self.g.profile.wordings)
+        if not weights and self.plan.focus:  # 在哪里打的虎: the plan joined 打虎 across 的
+            weights = question_weights(" ".join(self.plan.focus), names, self.df, self.n_docs,
+                                       self.g.profile.wordings)
+        return weights
 
     def render(self, record: Record) -> str:
         """The record as one line of text (as the knowledge index renders it), memoized for the
@@ -497,6 +503,11 @@ def _lead(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str
     if plan.asks == "how_many":
         return _number(ctx, record, best)
     if plan.asks == "name":
+        texts = ([ctx.render(record)] if record is not None else []) + [s for _, s, _ in best]
+        kind = kind_of_name(plan, texts)
+        if kind:
+            who = "、".join(plan.names)
+            return f"{who}的{plan.detail.role}是{kind}。{where}", quote, False
         found = _who(ctx, record, best) if record is not None and asks_person(plan) \
             else _names_beside(ctx, best)
         if found:

@@ -110,9 +110,17 @@ FOLLOW_UP_WORDS = ("他", "她", "他们", "她们", "那人", "此人", "这人
 CHAPTER_ASK = re.compile(r"第几回|哪一回|哪回|第几章|哪一章|哪一回目|在几回|回目")
 QUANTITY_ASK = re.compile(r"(?:多少|(?<![哪这那])几)(.)?(.)?|多长|多重|多高|多远|多久|多大")
 NAME_ASK = re.compile(r"叫什么|什么名字|名叫|全名|姓名|姓什么|叫啥|字号")
+NAME_KINDS = ("法名", "法号", "道号", "表字", "字号", "小名", "乳名", "诨名", "诨号", "别号", "绰号",
+              "外号")
+"""Kinds of name a person has besides their own (a monk's 法名): the answer is the word after the
+kind in the text, not another person named beside it; in 法名叫什么 the role is 法名, not the two
+characters before 名叫."""
 MADE_OF_ASK = re.compile(r"什么(?:木头|木料|材料|料子|铁|钢|铜|金属|质地)|用什么.{0,3}(?:做|打|造|制|铸)"
                          r"|是什么.{0,2}(?:做|打|造|制|铸)[的成]")
 MATERIAL = re.compile(r"什么(木头|木料|材料|料子|铁|钢|铜|金属|质地)")
+LONE_DE = re.compile(r"(?<![\u4e00-\u9fff])([\u4e00-\u9fff])的([\u4e00-\u9fff])(?![\u4e00-\u9fff])")
+"""A lone verb and a lone object joined by 的 (打的虎) are one content word once the asking words
+around them are gone."""
 FOCUS_BREAKS = "与跟同在从向对给把被将过替"
 """Characters that join a question's words: focus words are split there."""
 WHY_ASK = re.compile(r"为什么|为何|为啥|因何|何故|怎么会|什么原因|原因|缘故|缘何|凭什么|为了什么|"
@@ -353,8 +361,10 @@ def focus_words(question: str, names: Iterable[str]) -> tuple[str, ...]:
     """The question's content words: runs of characters left once names, asking words, frame,
     journey and moment words and function characters are cut out (rules in the docstring)."""
     text = _strip_words(asked_form(question), [normalize(n) for n in names])
-    text = _strip_words(text, [*FRAME_WORDS, *JOURNEY_WORDS, *END_WORDS, *START_WORDS,
-                               *ASK_WORDS, *FOLLOW_UP_WORDS])
+    cut = [*FRAME_WORDS, *JOURNEY_WORDS, *END_WORDS, *START_WORDS, *ASK_WORDS, *FOLLOW_UP_WORDS]
+    text = _strip_words(text, [w for w in cut if len(w) >= 2])
+    text = LONE_DE.sub(r"\1\2", text)  # 在哪里打的虎: 打虎, not two lone characters
+    text = _strip_words(text, [w for w in cut if len(w) < 2])
     text = "".join(ch if is_cjk(ch) and ch not in FUNCTION_CHARS and ch not in FOCUS_BREAKS
                    else " " for ch in text)
     return tuple(dict.fromkeys(w for w in text.split() if len(w) >= 2 or w in UNITS))
@@ -387,7 +397,8 @@ def _ask(text: str, kind: PlanKind, person_count: int, bare: str) -> tuple[Ask, 
         return "how_many", AskDetail(unit=unit, noun=noun, total=bool(TOTAL_ASK.search(text)))
     name = NAME_ASK.search(text)
     if name:
-        return "name", AskDetail(role=_role_before(text, name.start()))
+        other = next((k for k in NAME_KINDS if f"{k}叫" in text or f"{k}是什么" in text), None)
+        return "name", AskDetail(role=other or _role_before(text, name.start()))
     made = MADE_OF_ASK.search(text)
     if made:
         material = MATERIAL.search(text)

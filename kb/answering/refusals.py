@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations
 
 from core.text import is_cjk, normalize, to_simplified
-from kb.answering.planner import PeopleIndex, Plan, dangling_reference
+from kb.answering.planner import NAME_KINDS, PeopleIndex, Plan, dangling_reference
 
 MIN_COVERAGE = 0.25
 """An open question is answered only when a sentence of the evidence holds at least this share of
@@ -195,6 +195,22 @@ def _focus_text(plan: Plan) -> str:
     return "、".join(plan.focus) or "问题所问的事"
 
 
+_KIND_NAME = re.compile("(" + "|".join(NAME_KINDS) + r")(?:叫做|唤做|喚做|叫|是|为|為|曰|：|:)?"
+                        r"[「『“]?([\u4e00-\u9fff]{1,4})")
+
+
+def kind_of_name(plan: Plan, texts: Sequence[str]) -> str | None:
+    """For 甲的法名叫什么: the name the first text gives after the asked kind (法名某某 → 某某)."""
+    role = plan.detail.role or ""
+    if role not in NAME_KINDS:
+        return None
+    for text in texts:
+        for match in _KIND_NAME.finditer(to_simplified(text)):
+            if match.group(1) == role:
+                return match.group(2)
+    return None
+
+
 def missing_part(plan: Plan, sentences: Sequence[str], record_people: Iterable[str],
                  people: PeopleIndex, records: Sequence[str] = ()) -> str | None:
     """What the evidence lacks for the kind of answer the plan expects, or None. `sentences`
@@ -212,6 +228,8 @@ def missing_part(plan: Plan, sentences: Sequence[str], record_people: Iterable[s
             "做的" if not plan.detail.material else "")
     if plan.asks == "name" and plan.kin:
         return f"书中没有写{who}的{plan.kin[0]}叫什么名字"
+    if plan.asks == "name" and (plan.detail.role or "") in NAME_KINDS:
+        return None if kind_of_name(plan, texts) else f"书中没有写{who}的{plan.detail.role}"
     if plan.asks == "name" and _asked_person(plan, named, people) is None \
             and not (asks_person(plan) and set(record_people) - set(named)):
         role = plan.detail.role or ""
