@@ -197,6 +197,8 @@ def test_why_of_one_person_starts_from_their_own_act(service: AskService) -> Non
     ("鲁智深在五台山出家后法名叫什么？", "鲁智深的法名是智深"),  # a kind of name: the word after it
     ("宋江的表字叫什么？", "宋江的表字是公明"),
     ("武松在哪里打的虎？", "在景阳冈"),   # 打的虎: one content word across 的
+    ("李逵杀了几只老虎？", "四只"),       # the headline's 杀四虎, not the 两只小虎 of its summary
+    ("时迁是做什么的？", "时迁"),         # 做什么的 asks who the person is
 ])
 def test_other_names_and_lone_characters(service: AskService, question: str, first: str) -> None:
     r = service.ask(AskRequest(question=question))

@@ -17,6 +17,7 @@ found in a record or a packed block."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -30,6 +31,7 @@ from kb.answering.quotes import normalized_block, sentence_pairs, sentences
 from kb.answering.record_search import participants, render
 from kb.answering.refusals import (
     MIN_COVERAGE,
+    NUMBER,
     RelationTypes,
     asks_person,
     asserts_action,
@@ -610,6 +612,13 @@ def _number(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, s
         found = quantity_in(to_simplified(best[0][1]), ctx.plan, ctx.people)
         if found:
             return f"{found}。", (best[0][1], best[0][2]), False
+    counted = ctx.plan.detail.counted
+    if isinstance(record, Event) and counted and ctx.plan.detail.unit:  # 杀四虎: 四只
+        titled = re.search(f"({NUMBER}){re.escape(ctx.plan.detail.unit)}?{re.escape(counted[-1])}",
+                           record.title)
+        if titled:
+            return (f"{titled.group(1)}{ctx.plan.detail.unit}。{_record_line(ctx, record)}",
+                    _record_quote(record), True)
     if record is not None:
         found = quantity_in(to_simplified(ctx.render(record)), ctx.plan, ctx.people)
         if found:

@@ -129,7 +129,8 @@ WHERE_ASK = re.compile(r"在哪|哪里|何处|什么地方|哪儿|去哪|到哪|
 WHEN_ASK = re.compile(r"什么时候|何时|几时|哪一年|哪年|哪一天|哪天")
 IDENTITY_ASK = re.compile(r"^(?:是|乃)?(?:什么来头|什么人|何人|谁是?$|怎样的人|什么样的人|什么身份)"
                           r"|来头|来历|出身|身份|简介|介绍一下|是个什么|绰号|外号|诨名|诨号|别号"
-                          r"|称号")
+                          r"|称号|^(?:以前|原来|原先|本来|从前|当初)?是?(?:做什么的|干什么的|做什么营生"
+                          r"|以什么为生|什么职业)")
 WHO_ASK = re.compile(r"谁|哪些人|哪几个|哪两个|哪个人|哪位|什么人|何人|哪个(?:和尚|好汉|头领|人)")
 HOW_ASK = re.compile(r"怎么|如何|怎样|怎生|咋")
 PASSIVE = re.compile(r"被(?:谁|哪|什么人|何人)|是谁.{0,4}的")
@@ -173,6 +174,9 @@ class AskDetail:
     """The asked kind of material: 木头."""
     passive: bool = False
     """Who did it to the named person (甲被谁活捉了): the named person is the one acted on."""
+    counted: str | None = None
+    """What is counted, after the unit (几只老虎 → 老虎): a headline may give its number without the
+    unit (杀四虎)."""
     total: bool = False
     """A how-many that asks for the whole count (一共, 总共): the book's 共 sentence answers it
     (前後共喫了十五碗), not the first number of the scene (三碗不过冈)."""
@@ -394,7 +398,9 @@ def _ask(text: str, kind: PlanKind, person_count: int, bare: str) -> tuple[Ask, 
     if quantity:
         unit = quantity.group(1) if quantity.group(1) in UNITS else None
         noun = quantity.group(2) if unit == "个" and quantity.group(2) else None
-        return "how_many", AskDetail(unit=unit, noun=noun, total=bool(TOTAL_ASK.search(text)))
+        counted = re.match(r"[\u4e00-\u9fff]{1,2}", text[quantity.end(1):]) if unit else None
+        return "how_many", AskDetail(unit=unit, noun=noun, total=bool(TOTAL_ASK.search(text)),
+                                     counted=counted.group(0) if counted else None)
     name = NAME_ASK.search(text)
     if name:
         other = next((k for k in NAME_KINDS if f"{k}叫" in text or f"{k}是什么" in text), None)
