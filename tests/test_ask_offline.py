@@ -205,6 +205,14 @@ def test_other_names_and_lone_characters(service: AskService, question: str, fir
     assert r.status == "answered" and r.answer.startswith(first), r.answer.splitlines()[:1]
 
 
+def test_a_journey_stage_tells_its_title_event(service: AskService) -> None:
+    """Each stage's paragraph tells the event it is titled by, not whatever opens its chapters."""
+    r = service.ask(AskRequest(question="按阶段讲讲宋江的经历"))
+    assert r.status == "answered" and r.plan.kind == "journey"
+    last = [line for line in r.answer.splitlines() if line[:1].isdigit()][-1]
+    assert "戴宗" not in last.split("：", 1)[1][:20], last  # his death, not 戴宗's dream
+
+
 def test_a_whole_count_comes_from_the_books_total(service: AskService) -> None:
     """一共: 前後共喫了十五碗, not the innkeeper's 五六碗 or the signboard's 三碗."""
     r = service.ask(AskRequest(question="武松一共喝了几碗酒？"))

@@ -862,7 +862,10 @@ def compose_journey(g: Gathered, after: int | None = None) -> Draft:
                            stage.other_events)
         stage_quotes = [q for q in (_first_quote([s]) for s in stage.sources[:2]) if q]
         place = f"，{stage.place}" if stage.place else ""
-        top = stage.events[0] if stage.events else None
+        # what happens: the stage's title event (the 12th stage of a hero is his death, not the
+        # dream that opens its chapter), else its first key event
+        top = next((e for e in stage.events if e.title == stage.title),
+                   stage.events[0] if stage.events else None)
         told = f"{_short(top.summary, 50)}。" if top is not None and top.summary else ""
         stages.append(StageNote(title=stage.title, chapters=stage.chapters, note=note))
         w.add(f"{i}. {stage.title}（{chapter_span(stage.chapters)}{place}）：{told}{note}。",
