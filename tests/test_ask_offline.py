@@ -213,6 +213,15 @@ def test_a_journey_stage_tells_its_title_event(service: AskService) -> None:
     assert "戴宗" not in last.split("：", 1)[1][:20], last  # his death, not 戴宗's dream
 
 
+def test_a_pair_begins_where_its_relation_begins(service: AskService) -> None:
+    """宋江 names 花荣 as his friend in chapter 22, before they meet on the page: the answer says
+    the story begins there, as the pair view's first-met passage does, not at a later event."""
+    r = service.ask(AskRequest(question="花荣和宋江是怎么认识的？"))
+    assert "始于第22回" in r.answer.splitlines()[0], r.answer.splitlines()[0]
+    r = service.ask(AskRequest(question="宋江和方腊是什么关系？"))
+    assert r.answer.startswith("宋江与方腊：仇敌"), r.answer.splitlines()[0]
+
+
 def test_a_whole_count_comes_from_the_books_total(service: AskService) -> None:
     """一共: 前後共喫了十五碗, not the innkeeper's 五六碗 or the signboard's 三碗."""
     r = service.ask(AskRequest(question="武松一共喝了几碗酒？"))

@@ -669,12 +669,15 @@ def _ordered_relations(pair: Pair, chosen: set[str]) -> list[RelationView]:
 
 
 def _first_event(pair: Pair) -> EventView | None:
-    """The shared event where their story begins (the pair's first-met passage)."""
+    """The shared event where their story begins (the pair's first-met passage); None when that
+    passage is a relation's first source that no shared event holds (an old friendship named
+    chapters before they meet on the page: the story begins there, not at the later event)."""
     if pair.first_met is not None:
         for event in pair.shared_events:
             if any(s.chunk_id == pair.first_met.chunk_id and s.quote == pair.first_met.quote
                    for s in event.sources):
                 return event
+        return None
     return pair.shared_events[0] if pair.shared_events else None
 
 
@@ -691,12 +694,17 @@ def compose_pair(ctx: _Ctx) -> Draft:
     first = _first_event(pair)
     w = _Writer()
     lead = f"{a}与{b}：{labels}。" if labels else f"{a}与{b}："
+    met = pair.first_met
     if first is not None:
         place = f"，在{first.place}" if first.place else ""
         lead += f"二人的故事始于第{first.chapter}回{place}：{first.title}。"
+    elif met is not None and met.chapter is not None:
+        lead += f"二人的故事始于第{met.chapter}回。"
     if ctx.plan.moment == "began" and first is not None:
         lead += _short(first.summary, 90)
         w.add(lead, _first_quote(first.sources))
+    elif ctx.plan.moment == "began" and met is not None:
+        w.add(lead, _first_quote([met]))
     elif ctx.plan.moment == "ended" and pair.shared_events:
         last = pair.shared_events[-1]
         lead += f"最后在第{last.chapter}回：{last.title}——{_short(last.summary, 90)}"
