@@ -29,7 +29,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -38,6 +37,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from core.background import Background
 from core.errors import ProviderUnavailable
 from providers import liveness
 
@@ -216,7 +216,7 @@ class EmbeddedServer:
         self._state: ServerState | None = None
         self._lease: Path | None = None
         self._started = False
-        self._starting: threading.Thread | None = None
+        self._starting = Background("falkordb-start")
 
     @property
     def started_here(self) -> bool:
@@ -277,29 +277,15 @@ class EmbeddedServer:
         state = read_state(self.directory)
         if state is not None and liveness.alive(state.pid):
             return
-        if self._state is None and self._starting is None:
-            self._starting = threading.Thread(target=self._start_quietly, daemon=True,
-                                              name="falkordb-start")
-            self._starting.start()
-
-    def _start_quietly(self) -> None:
-        try:
-            self.ensure_running()
-        except Exception as exc:  # raised again, with its cause, by the next ensure_running
-            log.debug("background start failed; the next use retries", extra={"error": str(exc)})
-
-    def _join_starting(self) -> None:
-        starting = self._starting
-        if starting is not None and starting is not threading.current_thread():
-            starting.join()
-            self._starting = None
+        if self._state is None:
+            self._starting.start(self.ensure_running)
 
     def ensure_running(self) -> str:
         """The URL of a running server: the one recorded, or a new one started and awaited.
 
         Processes that start at the same time take turns (a lock file), so the second one finds
         and reuses the server the first one started instead of racing it for the data dir."""
-        self._join_starting()
+        self._starting.join()
         if self._state is None:
             with start_lock(self.directory):
                 self._take_lease()
@@ -313,7 +299,7 @@ class EmbeddedServer:
     def recover(self) -> str:
         """After a failure: the URL of a server that answers, starting a new one when the
         recorded one is gone. A live server that does not answer is left alone (raises)."""
-        self._join_starting()
+        self._starting.join()
         with start_lock(self.directory):
             self._take_lease()
             state = read_state(self.directory)
@@ -428,7 +414,7 @@ class EmbeddedServer:
     def stop(self, force: bool = False) -> None:
         """Give up this object's lease and shut the server down when no other live process
         holds one (or `force`), waiting for its exit."""
-        self._join_starting()
+        self._starting.join()
         with start_lock(self.directory):
             self._drop_lease()
             state = self._state or (read_state(self.directory) if force else None)

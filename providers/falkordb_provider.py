@@ -23,6 +23,7 @@ from falkordb import FalkorDB
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from core.background import Background
 from core.errors import ProviderUnavailable, QueryRejected
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.journey import journey_of
@@ -180,7 +181,7 @@ class FalkorDBProvider:
         self._probe: redis.Redis | None = None
         self._connected_to: str | None = None
         self._lock = threading.Lock()
-        self._connecting: threading.Thread | None = None
+        self._connecting = Background("falkordb-connect")
         self._timelines: OrderedDict[str, Timeline] = OrderedDict()  # dropped by `load`
         self._digests: OrderedDict[str, str] = OrderedDict()  # journey digests, likewise
         self._timelines_lock = threading.Lock()
@@ -197,23 +198,8 @@ class FalkorDBProvider:
         milliseconds to start and replay its log, which a `kbx ask` or a service start would
         otherwise wait for afterwards. The first query joins the thread; a failure there is
         raised again by that query, which tries once more."""
-        if self._db is None and self._connecting is None:
-            self._connecting = threading.Thread(target=self._connect_quietly, daemon=True,
-                                                name="falkordb-connect")
-            self._connecting.start()
-
-    def _connect_quietly(self) -> None:
-        try:
-            self._clients()
-        except ProviderUnavailable as exc:
-            log.debug("background connect failed; the first query retries",
-                      extra={"error": str(exc)})
-
-    def _join_connecting(self) -> None:
-        connecting = self._connecting
-        if connecting is not None and connecting is not threading.current_thread():
-            connecting.join()
-            self._connecting = None
+        if self._db is None:
+            self._connecting.start(self._clients)
 
     def _target(self) -> str:
         return self._server.ensure_running() if self._server is not None else str(self._url)
@@ -231,7 +217,7 @@ class FalkorDBProvider:
 
     def _clients(self) -> tuple[FalkorDB, FalkorDB]:
         """(reader, writer): one pool each, since their socket timeouts differ."""
-        self._join_connecting()
+        self._connecting.join()
         with self._lock:
             if self._db is None or self._writer is None:
                 url = self._target()
@@ -684,7 +670,7 @@ class FalkorDBProvider:
                 "aof_current_bytes": info.get("aof_current_size")}
 
     def close(self) -> None:
-        self._join_connecting()
+        self._connecting.join()
         self._disconnect()
         if self._server is not None:
             self._server.stop()
