@@ -25,9 +25,7 @@ import socket
 import stat
 import subprocess
 import sys
-import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +33,9 @@ import httpx
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tests"))  # the fault tests' traffic (tests/traffic.py)
+
+from traffic import Traffic  # noqa: E402
 
 from core.settings import Settings  # noqa: E402
 from kb.knowledge.loading import load_active_bundle  # noqa: E402
@@ -104,52 +105,6 @@ class Service:
         self.stop()
 
 
-@dataclass(frozen=True)
-class Answer:
-    path: str
-    started: float
-    ended: float
-    status: int
-
-    @property
-    def ms(self) -> float:
-        return (self.ended - self.started) * 1000
-
-
-class Traffic:
-    def __init__(self, url: str, paths: list[str]) -> None:
-        self.url, self.paths = url, paths
-        self.answers: list[Answer] = []
-        self.lock = threading.Lock()
-        self.done = threading.Event()
-        self.threads = [threading.Thread(target=self.run, args=(p,), daemon=True) for p in paths]
-
-    def run(self, path: str) -> None:
-        with httpx.Client(base_url=self.url, timeout=30) as http:
-            while not self.done.is_set():
-                started = time.monotonic()
-                try:
-                    status = http.get(path).status_code
-                except httpx.HTTPError:
-                    status = 0
-                with self.lock:
-                    self.answers.append(Answer(path, started, time.monotonic(), status))
-
-    def __enter__(self) -> Traffic:
-        for thread in self.threads:
-            thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.done.set()
-        for thread in self.threads:
-            thread.join()
-
-    def of(self, path: str, after: float = 0.0, before: float = float("inf")) -> list[Answer]:
-        with self.lock:
-            return [a for a in self.answers if a.path == path and after <= a.started < before]
-
-
 def pct(values: list[float], share: float) -> float:
     ordered = sorted(values)
     if not ordered:
@@ -179,7 +134,7 @@ def zombies_of(pid: int) -> int:
 def drill_kill() -> dict[str, Any]:
     """kill -9 of the embedded server under traffic: 503 within 1 s, 200 again within 2 s of a
     new server, no restart of the service, no zombie."""
-    with Service() as service, Traffic(service.url, [PAIR, PAIR, PAIR, SEARCH, HEALTH]) as t:
+    with Service() as service, Traffic(service.url, [PAIR, PAIR, PAIR, SEARCH, HEALTH], timeout=30) as t:
         time.sleep(3)
         state = read_state(store_dir())
         assert state is not None
@@ -220,7 +175,7 @@ def drill_kill() -> dict[str, Any]:
 
 def drill_stop(seconds: float = 10.0) -> dict[str, Any]:
     """SIGSTOP of the embedded server for `seconds` under traffic."""
-    with Service() as service, Traffic(service.url, [PAIR, PAIR, PAIR, SEARCH, HEALTH]) as t:
+    with Service() as service, Traffic(service.url, [PAIR, PAIR, PAIR, SEARCH, HEALTH], timeout=30) as t:
         time.sleep(3)
         normal_from = time.monotonic()
         time.sleep(seconds)

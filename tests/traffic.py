@@ -1,5 +1,6 @@
 """Steady loopback traffic for fault tests: threads that repeat requests and record every answer
-(start, end, path, status), so a test can say what callers saw before, during and after a fault."""
+(start, end, path, status), so a test can say what callers saw before, during and after a fault.
+`scripts/fault_drill.py` drives its drills with the same traffic."""
 
 from __future__ import annotations
 
@@ -20,6 +21,10 @@ class Answer:
     @property
     def seconds(self) -> float:
         return self.ended - self.started
+
+    @property
+    def ms(self) -> float:
+        return self.seconds * 1000
 
 
 class Traffic:
