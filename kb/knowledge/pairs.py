@@ -3,10 +3,16 @@
 The rule, over the pair's relations and shared events (book order):
 
 - **First met**: the earliest of the relations' first sources and the shared events' first sources
-  (by chapter, then the event's order): the passage where their story together begins.
+  (by chapter, then the event's order): the passage where their story together begins. A relation
+  that begins as one side's plan (`AT_A_DISTANCE`: recruiting someone, often planned a chapter
+  before the two are ever in one scene) does not count while they share an event: a plan to win
+  someone over is not where two people met. (A hostility does count: a war or a persecution
+  begins where it is declared, and the first scene the two share can be far later.)
 - **Key shared events** (at most `KEY_SHARED`): each event scores by `shared_score` — both named in
   its title 3 (one of them 1, neither −3: `UNNAMED`), an event that one of their relations cites
-  (`Relation.events`) 3, a turning point 2, a small scene (four people or fewer) 1. The first
+  (`Relation.events`) 3, an event one of their profiles names (a clause of its title in the
+  profile: the deeds the profile's writer chose to tell the person by) 3, a turning point 2, a
+  small scene (four people or fewer) 1. The first
   and the last shared event (how it began, how it ended) are always kept; the rest are taken
   greedily, the highest score first with a bonus for lying far (up to `SPREAD` chapters) from the
   events already kept, so that they spread over the book. They are listed in book order and the
@@ -25,6 +31,9 @@ KEY_SHARED = 8
 SPREAD = 20
 SPREAD_WEIGHT = 2.0
 UNNAMED = -3
+PROFILE_CLAUSE = 3
+"""Shortest title clause looked up in a profile: two characters match names and places, not deeds."""
+AT_A_DISTANCE = frozenset({"recruited"})
 """An event whose title names neither of the two and that no relation of theirs cites is a scene
 they were both in (a battle, an assembly), not something between them: it is kept only when
 nothing about them is left (two leaders share a hundred events; a third man's rescue is not one
@@ -35,12 +44,18 @@ def _names(person: Person) -> list[str]:
     return [k for k in {to_simplified(n) for n in person.all_names} if len(k) >= 2]
 
 
+def _clauses(title: str) -> list[str]:
+    parts = title.replace("、", "，").replace(",", "，").split("，")
+    return [p for p in parts if len(p) >= PROFILE_CLAUSE]
+
+
 def shared_score(event: EventView, a: Sequence[str], b: Sequence[str],
-                 linked: frozenset[str] = frozenset()) -> int:
+                 linked: frozenset[str] = frozenset(), profiles: str = "") -> int:
     title = to_simplified(event.title)
     named = sum(1 for names in (a, b) if any(n in title for n in names))
     score = 3 if named == 2 else named if named else UNNAMED
     score += 3 if event.id in linked else 0
+    score += 3 if profiles and any(c in profiles for c in _clauses(title)) else 0
     score += 2 if event.turning_point else 0
     score += 1 if len(event.participants) <= 4 else 0
     return score
@@ -54,7 +69,8 @@ def key_shared_events(events: Sequence[EventView], a: Person, b: Person,
         return list(events)
     names_a, names_b = _names(a), _names(b)
     linked = frozenset(eid for r in relations for eid in r.events)
-    scores = [shared_score(e, names_a, names_b, linked) for e in events]
+    profiles = to_simplified(f"{a.profile}\n{b.profile}")
+    scores = [shared_score(e, names_a, names_b, linked, profiles) for e in events]
     chosen = {0, len(events) - 1}
     left = [i for i in range(1, len(events) - 1)]
     while left and len(chosen) < limit:
@@ -70,9 +86,12 @@ def key_shared_events(events: Sequence[EventView], a: Person, b: Person,
 
 def first_met(relations: Sequence[RelationView], events: Sequence[EventView]
               ) -> SourceView | None:
-    """The earliest passage of the pair's story: a relation's first source or a shared event's."""
+    """The earliest passage of the pair's story: a relation's first source or a shared event's
+    (a relation held from afar only when they share no event)."""
     candidates: list[tuple[int, int, SourceView]] = []
     for r in relations:
+        if events and r.type in AT_A_DISTANCE:
+            continue
         if r.sources and r.sources[0].chapter is not None:
             candidates.append((r.sources[0].chapter, 0, r.sources[0]))
     for e in events:
