@@ -135,6 +135,9 @@ def test_which_chapter_from_the_titles(service: AskService, question: str, chapt
     ("谁杀了西门庆？", "武松（杀人者）"),             # one-character act, not 'who is 西门庆'
     ("是谁在景阳冈上打死了老虎？", "武松（打虎者）"),  # not the 离去者 of the walk up the hill
     ("谁在野猪林救了林冲？", "鲁智深（救人者）"),
+    ("徐宁的宝甲被谁偷了？", "时迁（盗窃者）"),       # 偷 is the book's 盗; 宝甲 its 雁翎甲
+    ("史文恭被谁捉住的？", "卢俊义（擒获者）"),       # 捉住: the book writes 活捉
+    ("呼延灼的连环马被谁破了？", "徐宁"),             # the defeated (败者) is acted on
 ])
 def test_who_names_the_actor_by_the_role_that_holds_the_act(service: AskService, question: str,
                                                              lead: str) -> None:

@@ -262,8 +262,9 @@ def _candidates(ctx: _Ctx) -> list[Record]:
     return out
 
 
-PATIENT_MARKS = ("被", "受", "死者")
-"""A participant role of someone acted on (被擒者, 受害者, 受伤者, 死者)."""
+PATIENT_STARTS = ("被", "受", "败")
+PATIENT_ENDS = ("死者",)
+"""A participant role of someone acted on (被擒者, 受害者, 受伤者, 败者, 败逃者, 死者)."""
 
 
 def _acted_on(record: Record, about: set[str]) -> bool:
@@ -277,7 +278,7 @@ def _acted_on(record: Record, about: set[str]) -> bool:
 
 
 def _patient(role: str) -> bool:
-    return role.startswith(PATIENT_MARKS[:2]) or role.endswith(PATIENT_MARKS[2])
+    return role.startswith(PATIENT_STARTS) or role.endswith(PATIENT_ENDS)
 
 
 def _best_record(ctx: _Ctx, weights: dict[str, float], records: Sequence[Record]
@@ -326,7 +327,7 @@ def compose_fact(ctx: _Ctx) -> Draft:
     top = _best_record(ctx, weights, records)
     record = top[1] if top and top[0] >= MIN_RECORD_COVERAGE else None
     if plan.asks == "who" and plan.detail.passive:
-        record = _actor_record(ctx, records) or record
+        record = _actor_record(ctx, records) or _headlined(ctx, weights, records, top) or record
     elif plan.asks == "who" and top is not None and record is not None:
         close = _close_records(ctx, weights, records, top[0])
         record = _actor_record(ctx, close) or record
@@ -397,15 +398,26 @@ def _close_records(ctx: _Ctx, weights: dict[str, float], records: Sequence[Recor
 
 
 def _acts(ctx: _Ctx) -> set[str]:
-    """The characters of the question's content words (the act a who-question asks about); with
-    no word of two characters (谁杀了甲), its content characters."""
-    acts = {ch for word in ctx.plan.focus for ch in word if ch not in FUNCTION_CHARS}
-    if acts:
-        return acts
+    """The characters of the question's content (the act a who-question asks about): its words
+    and the one-character verbs between them (宝甲被谁偷了 → 偷), with the book's wording of a
+    one-character verb (偷 → 盗、窃: the thief's role is 盗窃者)."""
     text = to_simplified(ctx.plan.cleaned)
     for name in sorted(map(to_simplified, ctx.all_names), key=len, reverse=True):
         text = text.replace(name, " ")
-    return {ch for ch in text if is_cjk(ch) and ch not in FUNCTION_CHARS}
+    acts = {ch for word in ctx.plan.focus for ch in word if ch not in FUNCTION_CHARS}
+    acts |= {ch for ch in text if is_cjk(ch) and ch not in FUNCTION_CHARS}
+    wordings = ctx.g.profile.wordings
+    return acts | {ch for a in acts for form in wordings.get(a, ()) if len(form) == 1 for ch in form}
+
+
+def _headlined(ctx: _Ctx, weights: dict[str, float], records: Sequence[Record],
+               top: tuple[float, Record] | None) -> Record | None:
+    """Among the records that tell the scene about equally well, the first whose headline holds
+    the asked thing (连环马被谁破了 → 钩镰枪大破连环马, not a relation that mentions the horses)."""
+    if top is None or top[0] < MIN_RECORD_COVERAGE:
+        return None
+    close = _close_records(ctx, weights, records, top[0])
+    return next((r for r in close if _headline_holds(r, ctx.plan.focus)), None)
 
 
 def _actor_record(ctx: _Ctx, records: Sequence[Record]) -> Event | None:

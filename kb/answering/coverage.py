@@ -80,9 +80,15 @@ def _without_seams(counts: Sequence[int]) -> list[int]:
 Wordings = Mapping[str, Sequence[str]]
 
 
+RESULT_COMPLEMENTS = "住到着"
+"""A verb's result complement (捉住, 找到): the book often writes the verb alone (活捉)."""
+
+
 def _forms(term: str, wordings: Wordings) -> tuple[str, ...]:
-    """The term, and for a reader's word the novel's wordings of it (the corpus profile's map)."""
-    return (term, *(w for key, words in wordings.items() if term in key for w in words))
+    """The term, for a reader's word the novel's wordings of it (the corpus profile's map), and
+    for a verb with a result complement the verb alone."""
+    bare = (term[0],) if len(term) == 2 and term[1] in RESULT_COMPLEMENTS else ()
+    return (term, *(w for key, words in wordings.items() if term in key for w in words), *bare)
 
 
 class Coverage:
