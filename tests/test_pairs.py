@@ -3,6 +3,8 @@ share a hundred scenes gets events about the two of them, not battles they both 
 
 from __future__ import annotations
 
+import pytest
+
 from core.text import to_simplified
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.models import Event, Participant, Person, Relation, SourceRef
@@ -46,6 +48,15 @@ def test_a_plan_to_recruit_is_not_where_two_people_met() -> None:
     assert build_pair(a, b, [_relation("recruited", 5)], meeting).first_met.chapter == 6
     assert build_pair(a, b, [_relation("recruited", 5)], []).first_met.chapter == 5
     assert build_pair(a, b, [_relation("enemy", 5)], meeting).first_met.chapter == 5
+
+
+@pytest.mark.parametrize("kind", ["friend", "master_disciple", "siblings", "spouse"])
+def test_a_tie_mentioned_before_the_two_share_a_scene_is_not_their_meeting(kind: str) -> None:
+    a, b = _person("a", "甲某"), _person("b", "乙某")
+    meeting = [_event(1, 8, "甲某乙某相见", ["a", "b"])]
+    assert build_pair(a, b, [_relation(kind, 5)], meeting).first_met.chapter == 8
+    assert build_pair(a, b, [_relation(kind, 5)], []).first_met.chapter == 5
+    assert build_pair(a, b, [_relation("sworn_brothers", 5)], meeting).first_met.chapter == 5
 
 
 def test_an_event_a_profile_names_is_kept_among_the_key_events() -> None:

@@ -3,11 +3,12 @@
 The rule, over the pair's relations and shared events (book order):
 
 - **First met**: the earliest of the relations' first sources and the shared events' first sources
-  (by chapter, then the event's order): the passage where their story together begins. A relation
-  that begins as one side's plan (`AT_A_DISTANCE`: recruiting someone, often planned a chapter
-  before the two are ever in one scene) does not count while they share an event: a plan to win
-  someone over is not where two people met. (A hostility does count: a war or a persecution
-  begins where it is declared, and the first scene the two share can be far later.)
+  (by chapter, then the event's order): the passage where their story together begins. While the
+  two share an event, a relation that is not a meeting does not count (`NOT_A_MEETING`): a tie
+  that was there before the story (kin, a teacher, an old friend) is first *mentioned* chapters
+  before the two are on stage together, and a plan to recruit someone comes before the
+  recruiter ever sees him. A hostility does count: a war or a persecution begins where it is
+  declared, and the first scene the two share can be far later.
 - **Key shared events** (at most `KEY_SHARED`): each event scores by `shared_score` — both named in
   its title 3 (one of them 1, neither −3: `UNNAMED`), an event that one of their relations cites
   (`Relation.events`) 3, an event one of their profiles names (a clause of its title in the
@@ -31,13 +32,14 @@ KEY_SHARED = 8
 SPREAD = 20
 SPREAD_WEIGHT = 2.0
 UNNAMED = -3
-PROFILE_CLAUSE = 3
-"""Shortest title clause looked up in a profile: two characters match names and places, not deeds."""
-AT_A_DISTANCE = frozenset({"recruited"})
 """An event whose title names neither of the two and that no relation of theirs cites is a scene
 they were both in (a battle, an assembly), not something between them: it is kept only when
 nothing about them is left (two leaders share a hundred events; a third man's rescue is not one
 of theirs)."""
+PROFILE_CLAUSE = 3
+"""Shortest title clause looked up in a profile: two characters match names and places, not deeds."""
+NOT_A_MEETING = frozenset({"recruited", "parent_child", "siblings", "family", "in_law",
+                           "father_in_law", "spouse", "master_disciple", "friend"})
 
 
 def _names(person: Person) -> list[str]:
@@ -87,10 +89,10 @@ def key_shared_events(events: Sequence[EventView], a: Person, b: Person,
 def first_met(relations: Sequence[RelationView], events: Sequence[EventView]
               ) -> SourceView | None:
     """The earliest passage of the pair's story: a relation's first source or a shared event's
-    (a relation held from afar only when they share no event)."""
+    (a tie that is not a meeting only when they share no event)."""
     candidates: list[tuple[int, int, SourceView]] = []
     for r in relations:
-        if events and r.type in AT_A_DISTANCE:
+        if events and r.type in NOT_A_MEETING:
             continue
         if r.sources and r.sources[0].chapter is not None:
             candidates.append((r.sources[0].chapter, 0, r.sources[0]))
