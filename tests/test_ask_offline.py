@@ -216,11 +216,14 @@ def test_a_journey_stage_tells_its_title_event(service: AskService) -> None:
     assert "戴宗" not in last.split("：", 1)[1][:20], last  # his death, not 戴宗's dream
 
 
-def test_a_pair_begins_where_its_relation_begins(service: AskService) -> None:
-    """宋江 names 花荣 as his friend in chapter 22, before they meet on the page: the answer says
-    the story begins there, as the pair view's first-met passage does, not at a later event."""
+def test_a_pair_begins_where_they_meet_and_the_old_tie_where_it_is_named(service: AskService
+                                                                           ) -> None:
+    """宋江 names 花荣 as his friend in chapter 22, before they meet on the page in 33: the story
+    begins at the meeting, as the pair view's first-met passage does; the friendship is listed
+    from chapter 22."""
     r = service.ask(AskRequest(question="花荣和宋江是怎么认识的？"))
-    assert "始于第22回" in r.answer.splitlines()[0], r.answer.splitlines()[0]
+    assert "始于第33回" in r.answer.splitlines()[0], r.answer.splitlines()[0]
+    assert any(line.startswith("· ") and "朋友（第22回起）" in line for line in r.answer.splitlines())
     r = service.ask(AskRequest(question="宋江和方腊是什么关系？"))
     assert r.answer.startswith("宋江与方腊：仇敌"), r.answer.splitlines()[0]
 
@@ -251,3 +254,21 @@ def test_kept_views_are_copied_before_a_narrower_corpus_trims_them(service: AskS
     assert any(c and c.startswith("ch095") for c in cited)  # 乔道清, chapter 95, still there
     kept = {ref.chunk_id for e in narrow.pair.shared_events for ref in e.sources}
     assert not any(c and c.startswith("ch095") for c in kept)
+
+
+@pytest.mark.parametrize(("question", "holds", "not_holds"), [
+    ("卢俊义是被谁害死的？", "高俅", "李固"),       # the mercury of ch 120, not the framing of ch 62
+    ("方腊是被谁杀死的？", "凌迟", "杜微"),         # executed; not a killer of others that chapter
+    ("张顺是被谁杀死的？", "涌金门", "张横"),       # no archer named: the death itself, not his brother
+    ("郑屠是被谁打死的？", "鲁智深", "金翠莲"),
+])
+def test_who_killed_someone_is_the_hand_in_their_death(service: AskService, question: str,
+                                                       holds: str, not_holds: str) -> None:
+    r = service.ask(AskRequest(question=question))
+    first = r.answer.splitlines()[0]
+    assert r.status == "answered" and holds in first and not_holds not in first, first
+
+
+def test_the_chapter_two_people_first_met_is_their_first_meeting(service: AskService) -> None:
+    r = service.ask(AskRequest(question="宋江第一次见到李逵是在哪一回？"))
+    assert r.answer.startswith("第38回"), r.answer.splitlines()[0]

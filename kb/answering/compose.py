@@ -207,8 +207,8 @@ def compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
     ctx = _Ctx(g, block_of, people, df, n_docs)
     fate = plan.moment == "ended" and _about_the_end(plan)
     if plan.kind == "pair" and g.pair is not None and (g.pair.relations or g.pair.shared_events):
-        if plan.asks == "chapter" and g.chapter is not None:
-            return compose_chapter(ctx)
+        if plan.asks == "chapter" and g.chapter is not None and plan.moment != "began":
+            return compose_chapter(ctx)  # 第一次见面是第几回: the pair's first meeting, below
         if plan.asks == "why":
             return _with_passages(compose_pair_why(ctx), ctx)
         if fate and plan.asks in ("relation", "how", "what", "where"):
@@ -232,6 +232,9 @@ def compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
         return compose_fate(ctx, plan.person_ids[:1])
     if plan.moment == "began" and g.temporal and plan.asks in ("how", "what"):
         return compose_temporal(ctx)
+    if plan.asks == "who" and plan.detail.passive and len(plan.person_ids) == 1 \
+            and any(word.endswith("死") for word in plan.focus):
+        return compose_killer(ctx, plan.person_ids[0])
     return compose_fact(ctx)
 
 
@@ -707,6 +710,9 @@ def compose_pair(ctx: _Ctx) -> Draft:
     w = _Writer()
     lead = f"{a}与{b}：{labels}。" if labels else f"{a}与{b}："
     met = pair.first_met
+    began = first.chapter if first is not None else met.chapter if met is not None else None
+    if ctx.plan.asks in ("chapter", "when") and ctx.plan.moment == "began" and began is not None:
+        lead = f"第{began}回。{lead}"  # 第一次见面是在哪一回: the chapter first
     if first is not None:
         place = f"，在{first.place}" if first.place else ""
         lead += f"二人的故事始于第{first.chapter}回{place}：{first.title}。"
@@ -921,6 +927,45 @@ def compose_fate(ctx: _Ctx, person_ids: Sequence[str]) -> Draft:
         return compose_fact(ctx)
     for event in sorted(events.values(), key=lambda e: e.order):
         w.add(f"· 第{event.chapter}回 {event.title}：{_short(event.summary)}", _record_quote(event))
+    return w.draft()
+
+
+DYING_ROLES = ("死", "亡", "被杀", "被害", "中箭", "中毒", "受伤")
+"""A participant role of someone who dies in the event, or takes the wound that kills (死者, 阵亡者,
+被杀者, 中箭者, 受伤者 in the chapter of the death)."""
+AGENT_MARKS = ("被", "中", "遭")
+"""In a death's wording the one who caused it follows these (被甲打死, 中乙毒箭); a name elsewhere
+in it (剜心祭丙) is not the hand."""
+
+
+def compose_killer(ctx: _Ctx, person_id: str) -> Draft:
+    """甲被谁害死的: the hand in the person's death, not whoever wronged them once (a framing
+    chapters before is 陷害, not the death). The events of the death's chapter (and the one
+    before) in which the person is acted on are asked who acted; with no one named there, the
+    death itself is the answer (shot from a city wall: the book names no archer), or the people
+    its record names."""
+    status, _ = _fate(ctx, person_id)
+    timeline = ctx.g.timelines.get(person_id)
+    if status is None or "死" not in status.value or timeline is None:
+        return compose_fact(ctx)
+    dying = [e for e in timeline.events if status.chapter - 1 <= e.chapter <= status.chapter
+             and any(p.person == person_id and any(m in p.role for m in DYING_ROLES)
+                     for p in e.participants)]
+    event = _actor_record(ctx, dying[::-1])
+    w = _Writer()
+    if event is not None:
+        w.add(f"{_who(ctx, event, [])}。（第{event.chapter}回 {event.title}）"
+              f"{_short(event.summary, 90)}", _record_quote(event))
+    else:
+        value = to_simplified(status.value)
+        told = [pid for pid, written in ctx.people.find(value) if pid != person_id
+                and any(f"{mark}{to_simplified(written)}" in value for mark in AGENT_MARKS)]
+        if not told:
+            return compose_fate(ctx, [person_id])
+        w.add(f"{'、'.join(dict.fromkeys(ctx.name(t) for t in told))}。（第{status.chapter}回 "
+              f"{status.value}）", _record_quote(status))
+    w.add(f"· {ctx.name(person_id)}的结局（第{status.chapter}回）：{status.value}。"
+          f"{_short(status.description, 90)}", _record_quote(status))
     return w.draft()
 
 
