@@ -272,3 +272,9 @@ def test_who_killed_someone_is_the_hand_in_their_death(service: AskService, ques
 def test_the_chapter_two_people_first_met_is_their_first_meeting(service: AskService) -> None:
     r = service.ask(AskRequest(question="宋江第一次见到李逵是在哪一回？"))
     assert r.answer.startswith("第38回"), r.answer.splitlines()[0]
+
+
+def test_why_someone_left_finds_the_act_in_the_book_s_word(service: AskService) -> None:
+    """离开梁山 shares no bigram with the event's title; the book's word for leaving (辞别) does."""
+    r = service.ask(AskRequest(question="公孙胜为什么离开梁山？"))
+    assert r.status == "answered" and "辞别归山" in r.answer.splitlines()[0], r.answer.splitlines()[0]

@@ -18,7 +18,7 @@ found in a record or a packed block."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from core.text import is_cjk, normalize, to_simplified
@@ -342,6 +342,10 @@ def compose_fact(ctx: _Ctx) -> Draft:
         names = [n for n in map(to_simplified, ctx.all_names) if len(n) >= 2]
         acts = [r for r in _close_records(ctx, weights, records, top[0]) if isinstance(r, Event)
                 and _headline_holds(r, plan.focus) and _headline_names(r, names)]
+        if not acts:  # 离开梁山: the book's word for the act (辞别) may share no bigram with it
+            said = _book_words(plan.focus, ctx.g.profile.wordings)
+            acts = [r for r in records if isinstance(r, Event) and _headline_names(r, names)
+                    and any(w in r.title for w in said)]
         record = min(acts, key=lambda e: e.order) if acts else record
     elif plan.asks == "who" and plan.person_ids:  # 谁杀了甲: nothing to weigh but the act
         record = _actor_record(ctx, [r for r in records if _acted_on(r, set(plan.person_ids))
@@ -584,6 +588,13 @@ def _who(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str]
         if found:
             return "、".join(dict.fromkeys(ctx.name(p) for p in found))
     return ""
+
+
+def _book_words(focus: Sequence[str], wordings: Mapping[str, Sequence[str]]) -> set[str]:
+    """The novel's wordings (two characters or more) of the reader's words inside the focus
+    (离开梁山 holds 离开 → 辞别, 离了)."""
+    return {w for key, forms in wordings.items() if any(key in word for word in focus)
+            for w in forms if len(w) >= 2}
 
 
 def _headline_holds(record: Record, focus: Sequence[str]) -> bool:
