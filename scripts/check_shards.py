@@ -9,6 +9,7 @@ Quotes are checked against the raw chapter file: exact substring, found exactly 
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import sys
@@ -149,7 +150,10 @@ def check(chapter: int, people: set[str], events: set[str]) -> tuple[list[str], 
 
 
 def main(argv: list[str]) -> int:
-    chapters = [int(a) for a in argv] or sorted(
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("chapters", nargs="*", type=int, metavar="CHAPTER",
+                        help="chapter numbers to check (default: every shard present)")
+    chapters = parser.parse_args(argv).chapters or sorted(
         int(p.stem[2:]) for p in SHARDS.glob("ch*.jsonl"))
     people, events = known_people(), all_event_ids()
     failed = 0
