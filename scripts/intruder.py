@@ -13,6 +13,8 @@ import os
 import socket
 import sys
 
+if len(sys.argv) != 4 or not sys.argv[2].isdigit():
+    sys.exit(__doc__.strip().split("\n\n")[1].strip().join(["usage: ", ""]))
 directory, port, graph = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 seen = {}
 for name in ("server.json", "password", "redis.conf", "appendonlydir"):
