@@ -278,3 +278,15 @@ def test_why_someone_left_finds_the_act_in_the_book_s_word(service: AskService) 
     """离开梁山 shares no bigram with the event's title; the book's word for leaving (辞别) does."""
     r = service.ask(AskRequest(question="公孙胜为什么离开梁山？"))
     assert r.status == "answered" and "辞别归山" in r.answer.splitlines()[0], r.answer.splitlines()[0]
+
+
+@pytest.mark.parametrize(("question", "lead"), [
+    ("杨志那口祖传的刀开价多少钱？", "三千贯"),   # the price he asked (要卖), not the coins he cut
+    ("戴宗一天能走多少里？", "五百里、八百里"),   # 一天 is the book's 一日; both figures it gives
+    ("鲁智深的禅杖有多重？", "六十二斤"),         # 多重 is answered in 斤
+    ("武松身长多高？", "八尺"),
+])
+def test_a_quantity_is_the_one_the_asked_act_governs(service: AskService, question: str,
+                                                      lead: str) -> None:
+    r = service.ask(AskRequest(question=question))
+    assert r.status == "answered" and r.answer.startswith(f"{lead}。"), r.answer.splitlines()[0]

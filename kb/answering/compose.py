@@ -44,6 +44,7 @@ from kb.answering.refusals import (
     not_stated,
     premise_problem,
     quantity_in,
+    quantity_pattern,
     refuse_question,
     total_in,
     unknown_name,
@@ -638,6 +639,9 @@ def _number(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, s
         found = quantity_in(to_simplified(best[0][1]), ctx.plan, ctx.people)
         if found:
             return f"{found}。", (best[0][1], best[0][2]), False
+    beside = _quantity_after_act(ctx, best)
+    if beside:
+        return f"{beside[0]}。", beside[1], False
     counted = ctx.plan.detail.counted
     if isinstance(record, Event) and counted and ctx.plan.detail.unit:  # 杀四虎: 四只
         titled = re.search(f"({NUMBER}){re.escape(ctx.plan.detail.unit)}?{re.escape(counted[-1])}",
@@ -653,6 +657,32 @@ def _number(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, s
         found = quantity_in(to_simplified(sentence), ctx.plan, ctx.people)
         if found:
             return f"{found}。", (sentence, chunk_id), False
+    return None
+
+
+ACT_BEFORE_NUMBER = 3
+"""How many characters before a quantity the asked act may stand (要卖三千贯, 一日能行八百里)."""
+
+
+def _quantity_after_act(ctx: _Ctx, best: Sequence[tuple[float, str, str]]
+                        ) -> tuple[str, tuple[str, str]] | None:
+    """A quantity the asked act governs: a sentence where the question's verb, or the book's
+    word for it, stands just before the number (开价 → 要卖三千贯), whatever else the sentence
+    counts (the coins he cut, 二十文, are counted by another act)."""
+    focus, asked = ctx.plan.focus, to_simplified(ctx.plan.cleaned)
+    acts = {w[i:i + 2] for w in focus for i in range(len(w) - 1)}
+    acts |= {w for key, forms in ctx.g.profile.wordings.items()
+             if len(key) >= 2 and key in asked for w in forms if len(w) >= 2}
+    if not acts:
+        return None
+    pattern = quantity_pattern(ctx.plan)
+    for _, sentence, chunk_id in best:
+        text = to_simplified(sentence)
+        found = [m.group(0) for m in pattern.finditer(text)
+                 if any(a in text[max(0, m.start() - ACT_BEFORE_NUMBER - 2):m.start()]
+                        for a in acts)]
+        if found:  # 一日能行五百里…便一日能行八百里: every one the sentence gives
+            return "、".join(dict.fromkeys(found)), (sentence, chunk_id)
     return None
 
 

@@ -85,10 +85,13 @@ RESULT_COMPLEMENTS = "住到着"
 
 
 def _forms(term: str, wordings: Wordings) -> tuple[str, ...]:
-    """The term, for a reader's word the novel's wordings of it (the corpus profile's map), and
-    for a verb with a result complement the verb alone."""
+    """The term; the novel's wordings (the corpus profile's map) of a reader's word that holds
+    the term or that the term holds (刀开价 holds 开价 → 要卖: the question's words are cut without
+    a dictionary, so a reader's word often comes glued to its neighbour); for a verb with a
+    result complement, the verb alone."""
     bare = (term[0],) if len(term) == 2 and term[1] in RESULT_COMPLEMENTS else ()
-    return (term, *(w for key, words in wordings.items() if term in key for w in words), *bare)
+    return (term, *(w for key, words in wordings.items()
+                    if term in key or len(key) >= 2 and key in term for w in words), *bare)
 
 
 class Coverage:

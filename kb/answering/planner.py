@@ -137,6 +137,9 @@ PASSIVE = re.compile(r"被(?:谁|哪|什么人|何人)|是谁.{0,4}的")
 """被谁, 被哪个 …: the person named is acted on, the asked one acts."""
 TOTAL_ASK = re.compile(r"一共|总共|共有|合共|总计|共计|一总|总数|加起来|前后共")
 WHETHER_ASK = re.compile(r"有没有|是否|是不是|可曾|有无|曾否|难道")
+MEASURES = {"多远": "里步程", "多重": "斤两", "多高": "丈尺寸", "多长": "丈尺寸里", "多久": "年月日天",
+            "多大": "岁"}
+"""The units each how-much-of-a-dimension question is answered in."""
 UNITS = set("斤两碗个只次天日年岁回里丈尺寸贯锭匹口条人员名位把件杯钱")
 END_WORDS = ("最后", "结局", "下场", "最终", "临终", "临死", "怎么死", "如何死", "怎样死", "之死",
              "死因", "归宿", "晚年", "死在")
@@ -180,6 +183,9 @@ class AskDetail:
     total: bool = False
     """A how-many that asks for the whole count (一共, 总共): the book's 共 sentence answers it
     (前後共喫了十五碗), not the first number of the scene (三碗不过冈)."""
+    measure: str | None = None
+    """The units a how-far / how-heavy / how-long asks in (多远 → 里, 多重 → 斤): 多远 with no
+    unit must not take the 一 of 初一日."""
 
 
 @dataclass(frozen=True)
@@ -400,7 +406,8 @@ def _ask(text: str, kind: PlanKind, person_count: int, bare: str) -> tuple[Ask, 
         noun = quantity.group(2) if unit == "个" and quantity.group(2) else None
         counted = re.match(r"[\u4e00-\u9fff]{1,2}", text[quantity.end(1):]) if unit else None
         return "how_many", AskDetail(unit=unit, noun=noun, total=bool(TOTAL_ASK.search(text)),
-                                     counted=counted.group(0) if counted else None)
+                                     counted=counted.group(0) if counted else None,
+                                     measure=MEASURES.get(quantity.group(0)))
     name = NAME_ASK.search(text)
     if name:
         other = next((k for k in NAME_KINDS if f"{k}叫" in text or f"{k}是什么" in text), None)

@@ -132,7 +132,8 @@ def quantity_pattern(plan: Plan) -> re.Pattern[str]:
     """A numeral with the question's unit (and for the generic 个 its noun too)."""
     unit, noun = plan.detail.unit, plan.detail.noun
     if unit is None:
-        return re.compile(NUMBER)
+        measure = plan.detail.measure
+        return re.compile(f"{NUMBER}[{measure}]" if measure else NUMBER)
     tail = (f"[{CURRENCY}]" if unit == "钱" else re.escape(unit)) + (re.escape(noun) if noun else "")
     return re.compile(f"{NUMBER}{tail}")
 
