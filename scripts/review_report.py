@@ -11,7 +11,9 @@ REVIEW = Path(__file__).resolve().parent.parent / "kb" / "data" / "shuihu" / "re
 ROUNDS = {"first sample (before fixes)": "second_read_part*.jsonl",
           "second sample (after the first round's fixes)": "second_read2_*.jsonl",
           "third sample (after the whole-bundle fixes)": "second_read3_*.jsonl",
-          "fourth sample (after the whole-event participant audit)": "second_read4_*.jsonl"}
+          "fourth sample (after the whole-event participant audit)": "second_read4_*.jsonl",
+          "fifth sample, relations (after the relations added for pairs who act together and the "
+          "kill/capture audit)": "second_read5_*.jsonl"}
 
 
 def main() -> int:
