@@ -48,12 +48,16 @@ def term_score(tf: float, df: int, n_docs: int, doc_len: float, avgdl: float,
     return lucene_idf(df, n_docs) * tf / (tf + norm)
 
 
+def _indexable(term: str) -> bool:
+    return 1 <= len(term) <= 3 and all(ord(ch) <= 0xFFFF for ch in term)
+
+
 def term_code(term: str) -> int:
     """Pack a term of 1–3 BMP characters into one integer (16 bits a character).
 
     Codes of different lengths never collide because every CJK character is ≥ 0x3400.
     """
-    if not 1 <= len(term) <= 3 or any(ord(ch) > 0xFFFF for ch in term):
+    if not _indexable(term):
         raise ValueError(f"term must be 1-3 BMP characters: {term!r}")
     code = 0
     for ch in term:
@@ -156,8 +160,10 @@ class BM25Index:
         return found
 
     def _term_ids(self, terms: Iterable[str]) -> IntArray:
-        return self.term_ids(np.fromiter((term_code(t) for t in dict.fromkeys(terms)),
-                                         dtype=np.int64))
+        """Ids of the indexed terms among `terms`; a term no index can hold (longer than three
+        characters, outside the BMP: a wording such as 盘缠使尽) is simply absent."""
+        return self.term_ids(np.fromiter((term_code(t) for t in dict.fromkeys(terms)
+                                          if _indexable(t)), dtype=np.int64))
 
     def _spans(self, ids: IntArray) -> list[slice]:
         """Each distinct term position's postings, as a slice of the posting arrays."""

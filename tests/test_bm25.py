@@ -37,6 +37,16 @@ def test_duplicate_query_terms_count_once() -> None:
     assert np.allclose(index.scores(["宋江", "宋江"]), index.scores(["宋江"]))
 
 
+def test_a_term_no_index_can_hold_is_absent_not_an_error() -> None:
+    """A wording of four characters (a reader's word mapped to 盘缠使尽) is asked for its document
+    frequency and scored like any query word: it is in no document."""
+    index = BM25Index.build(DOCS)
+    assert index.df("盘缠使尽") == 0
+    assert np.allclose(index.scores(["林冲", "盘缠使尽"]), index.scores(["林冲"]))
+    with pytest.raises(ValueError):
+        term_code("盘缠使尽")
+
+
 def test_agrees_with_bm25s_and_rank_bm25() -> None:
     ours = BM25Index.build(DOCS)
     theirs = bm25s.BM25(method="lucene", k1=1.2, b=0.75)
