@@ -290,3 +290,19 @@ def test_a_quantity_is_the_one_the_asked_act_governs(service: AskService, questi
                                                       lead: str) -> None:
     r = service.ask(AskRequest(question=question))
     assert r.status == "answered" and r.answer.startswith(f"{lead}。"), r.answer.splitlines()[0]
+
+
+@pytest.mark.parametrize(("question", "holds", "not_holds"), [
+    ("李逵杀了谁？", "李鬼（第43回）", "唐显"),        # his kills, not whoever else was in the scene
+    ("林冲杀了哪些人？", "陆谦（第10回）", "林冲娘子"),  # 哪些人 asks whom; 寻人者 is no kill
+    ("鲁智深救过谁？", "林冲（第9回）", "夏侯成"),
+    ("时迁偷了什么？", "雁翎甲", "古坟"),              # each theft the book tells, by title
+    ("谁杀了李逵？", "宋江", "孙安"),                  # the hand in his death (ch 120)
+    ("什么人救了宋江？", "救人者", "又称"),            # who acted, not who 宋江 is
+])
+def test_what_someone_did_and_to_whom(service: AskService, question: str, holds: str,
+                                      not_holds: str) -> None:
+    r = service.ask(AskRequest(question=question))
+    first = r.answer.splitlines()[0]
+    assert r.status == "answered" and holds in first and not_holds not in first, first
+    assert all(q.located for q in r.quotes)

@@ -233,9 +233,19 @@ def compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
         return compose_fate(ctx, plan.person_ids[:1])
     if plan.moment == "began" and g.temporal and plan.asks in ("how", "what"):
         return compose_temporal(ctx)
-    if plan.asks == "who" and plan.detail.passive and len(plan.person_ids) == 1 \
-            and any(word.endswith("死") for word in plan.focus):
-        return compose_killer(ctx, plan.person_ids[0])
+    whom = plan.asks == "who" and len(plan.person_ids) == 1 and not plan.detail.passive \
+        and _asks_whom(question, ctx.all_names)
+    if plan.asks == "who" and len(plan.person_ids) == 1 and not whom and (
+            any(word.endswith("死") for word in plan.focus) or _acts(ctx) & KILLING):
+        return compose_killer(ctx, plan.person_ids[0])  # 甲被谁害死的, 谁杀了甲
+    if whom:
+        done = _done_to(ctx, plan.person_ids[0])
+        if done:
+            return compose_done_to(ctx, plan.person_ids[0], done)
+    if plan.asks == "what" and not plan.focus and len(plan.person_ids) == 1:
+        deeds = _deeds(ctx, plan.person_ids[0])
+        if deeds:
+            return compose_deeds(ctx, plan.person_ids[0], deeds)
     return compose_fact(ctx)
 
 
@@ -971,6 +981,91 @@ def compose_fate(ctx: _Ctx, person_ids: Sequence[str]) -> Draft:
     return w.draft()
 
 
+def _deeds(ctx: _Ctx, person_id: str) -> list[Event]:
+    """甲偷了什么: the question holds only a one-character act; the person's events whose title
+    holds it (or the book's word for it: 偷 → 盗) and names the person, else those where the
+    person's own role holds it."""
+    timeline = ctx.g.timelines.get(person_id)
+    acts = _acts(ctx) - ROLE_FORM_CHARS
+    if timeline is None or not acts:
+        return []
+    names = [n for n in map(to_simplified, ctx.all_names) if len(n) >= 2]
+    titled = [e for e in timeline.events if acts & set(e.title) and _headline_names(e, names)]
+    return titled or [e for e in timeline.events if any(
+        p.person == person_id and acts & set(p.role) for p in e.participants)]
+
+
+def compose_deeds(ctx: _Ctx, person_id: str, deeds: Sequence[Event]) -> Draft:
+    """What the person did of the asked kind, every time the book tells it, in book order."""
+    w = _Writer()
+    said = "；".join(f"第{e.chapter}回 {e.title}" for e in deeds[:MAX_DEEDS])
+    w.add(f"{ctx.name(person_id)}：{said}。")
+    for event in deeds[:MAX_DEEDS]:
+        w.add(f"· 第{event.chapter}回 {event.title}：{_short(event.summary)}", _record_quote(event))
+    if len(deeds) > MAX_DEEDS:
+        w.add(f"（另有 {len(deeds) - MAX_DEEDS} 件）")
+    return w.draft()
+
+
+MAX_DEEDS = 6
+MAX_WHOM = 12
+ROLE_FORM_CHARS = frozenset("人者")
+"""Characters of every role word (杀人者, 寻人者) and of 哪些人: never the act itself."""
+
+
+def _asks_whom(question: str, names: Sequence[str]) -> bool:
+    """甲杀了谁: the named one acts and the asked one comes after the act (谁杀了甲 and 甲被谁杀
+    ask the actor: `_actor_record`)."""
+    asked = to_simplified(question)
+    where = [asked.find(k) for k in map(to_simplified, names) if len(k) >= 2 and k in asked]
+    if not where:
+        return False
+    before, after = asked[:min(where)], asked[min(where):]
+    return any(w in after for w in WHOM_WORDS) and "被" not in after \
+        and not any(w in before for w in WHOM_WORDS)
+
+
+WHOM_WORDS = ("谁", "哪些人", "哪个人", "什么人", "哪几个", "哪几人")
+
+def _done_to(ctx: _Ctx, person_id: str) -> list[tuple[str, Event]]:
+    """The people the named person did the asked act to (甲杀了谁 → each 被杀者 of the events
+    where 甲's own role holds 杀), first time each, in book order."""
+    timeline = ctx.g.timelines.get(person_id)
+    acts = _acts(ctx) - ROLE_FORM_CHARS
+    if timeline is None or not acts:
+        return []
+    done: dict[str, Event] = {}
+    for event in timeline.events:
+        if not any(p.person == person_id and acts & set(p.role) for p in event.participants):
+            continue
+        for p in event.participants:
+            if p.person != person_id and p.person not in done and _suffered(p.role, acts):
+                done[p.person] = event
+    return list(done.items())
+
+
+KILLING = frozenset("杀死斩")
+DEAD_ROLES = ("死", "亡", "被杀", "被斩")
+
+
+def _suffered(role: str, acts: set[str]) -> bool:
+    """The participant is the one the act was done to: a kill's dead (死者, 阵亡者), else a
+    patient whose role names the act (被救者 for 救), not whoever else was in the scene."""
+    if acts & KILLING:
+        return any(m in role for m in DEAD_ROLES)
+    return _patient(role) and bool(acts & set(role))
+
+
+def compose_done_to(ctx: _Ctx, person_id: str, done: Sequence[tuple[str, Event]]) -> Draft:
+    """Whom the person did the asked act to, each with where, in book order, the rest counted."""
+    w = _Writer()
+    shown = done[:MAX_WHOM]
+    said = "、".join(f"{ctx.name(p)}（第{e.chapter}回）" for p, e in shown)
+    more = f"等{len(done)}人" if len(done) > len(shown) else f"，共{len(done)}人"
+    w.add(f"{said}{more}。")
+    for event in {e.id: e for _, e in shown}.values():
+        w.add(f"· 第{event.chapter}回 {event.title}：{_short(event.summary)}", _record_quote(event))
+    return w.draft()
 DYING_ROLES = ("死", "亡", "被杀", "被害", "中箭", "中毒", "受伤")
 """A participant role of someone who dies in the event, or takes the wound that kills (死者, 阵亡者,
 被杀者, 中箭者, 受伤者 in the chapter of the death)."""

@@ -127,7 +127,8 @@ WHY_ASK = re.compile(r"为什么|为何|为啥|因何|何故|怎么会|什么原
                      r"起因|动机|干嘛")
 WHERE_ASK = re.compile(r"在哪|哪里|何处|什么地方|哪儿|去哪|到哪|何地|哪个地方|逃到|哪座|哪一座")
 WHEN_ASK = re.compile(r"什么时候|何时|几时|哪一年|哪年|哪一天|哪天")
-IDENTITY_ASK = re.compile(r"^(?:是|乃)?(?:什么来头|什么人|何人|谁是?$|怎样的人|什么样的人|什么身份)"
+IDENTITY_ASK = re.compile(r"^(?:是|乃)?(?:什么来头|(?:什么人|何人)\W*(?:[吗呢啊]\W*)?$|谁是?$|怎样的人"
+                          r"|什么样的人|什么身份)"
                           r"|来头|来历|出身|身份|简介|介绍一下|是个什么|绰号|外号|诨名|诨号|别号"
                           r"|称号|^(?:以前|原来|原先|本来|从前|当初)?是?(?:做什么的|干什么的|做什么营生"
                           r"|以什么为生|什么职业)")
@@ -321,6 +322,8 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
     names = [people.people[pid].name for pid in ids]
     cleaned = " ".join(clean_query(question).split())
     every_name = [*(written for _, written in found),
+                  *(part for _, written in found for part in re.split("[的他她之]", written)
+                    if part != written and len(part) >= 2),  # 豹子头的妻子: 豹子头, 妻子
                   *(n for pid in ids for n in people.people[pid].all_names)]
     kind: PlanKind = "open"
     focus = focus_words(question, every_name)
