@@ -323,7 +323,7 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
     cleaned = " ".join(clean_query(question).split())
     every_name = [*(written for _, written in found),
                   *(part for _, written in found for part in re.split("[的他她之]", written)
-                    if part != written and len(part) >= 2),  # 豹子头的妻子: 豹子头, 妻子
+                    if part != written and len(part) >= 2),  # 甲的妻子: 甲, 妻子
                   *(n for pid in ids for n in people.people[pid].all_names)]
     kind: PlanKind = "open"
     focus = focus_words(question, every_name)

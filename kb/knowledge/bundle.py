@@ -22,6 +22,7 @@ from core.errors import BundleError
 from ingest.chunking import Block
 from ingest.locate import QuoteError, QuoteLocator
 from kb.knowledge.checks import Entry, Problems, check_structure
+from kb.knowledge.importance import mark_headlines
 from kb.knowledge.models import (
     RECORD_KINDS,
     ChapterSummary,
@@ -184,7 +185,8 @@ def _assemble(entries: list[Entry], blocks: Iterable[Block], problems: Problems,
     groups: dict[type[BaseModel], list[Any]] = {model: [] for model in KINDS}
     for record in records:
         groups[type(record)].append(record)
-    return KnowledgeBundle(people=groups[Person], events=groups[Event],
+    events = mark_headlines(groups[Event], groups[ChapterSummary], groups[Person])
+    return KnowledgeBundle(people=groups[Person], events=events,
                            relations=groups[Relation], states=groups[State],
                            chapters=groups[ChapterSummary], profile=profile or CorpusProfile())
 

@@ -28,7 +28,7 @@ from kb.knowledge.profile import CorpusProfile
 
 log = logging.getLogger(__name__)
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 """Bumped when the models or the quote locator change what a resolved record holds."""
 KEEP = 4
 """Cached bundles kept per data directory (curated, merged, a test bundle …), newest first."""

@@ -4,8 +4,9 @@ base before any LLM call.
 The rule, over the person's events in book order (`Event.order`) and states by chapter:
 
 1. **Importance.** An event matters to the person by `event_score`: their name or an alias in its
-   title (it is about them) 3, a turning point 2, the person listed first among the participants
-   1, a small scene (three people or fewer) 1.
+   title (it is about them) 3, a deed their profile names (`named_in_profile`) 2, an episode its
+   chapter's title names (`Event.headline`) 2, a turning point 2, the person listed first among
+   the participants 1, a small scene (three people or fewer) 1.
 2. **The end.** The person's last `status` or `title` state, when it begins at or after their last
    event's chapter, opens the last stage (death, departure, the last office): the end of the story
    is always its own stage.
@@ -35,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from core.text import to_simplified
+from kb.knowledge.importance import named_in_profile
 from kb.knowledge.models import Event, Person, SourceRef, State
 from kb.knowledge.views import (
     EventView,
@@ -54,9 +56,9 @@ KEY_EVENTS = 5
 CHAPTER_GAP = 5
 """A jump of this many chapters between two of the person's events is a strong opening."""
 MIN_OPENING = 2
+"""Weaker openings never start a stage."""
 ABOUT = 3
 """An event scoring this much names the person in its title: it is about them."""
-"""Weaker openings never start a stage."""
 SPREAD = 20
 SPREAD_WEIGHT = 2.0
 """An opening far (up to `SPREAD` chapters) from the stages already chosen gains up to
@@ -75,10 +77,12 @@ def _name_keys(person: Person) -> list[str]:
     return [k for k in {to_simplified(n) for n in person.all_names} if len(k) >= 2]
 
 
-def event_score(event: Event, person_id: str, names: Sequence[str]) -> int:
+def event_score(event: Event, person_id: str, names: Sequence[str], profile: str = "") -> int:
     """How much an event matters to the person (rule 1)."""
     title = to_simplified(event.title)
     score = 3 if any(n in title for n in names) else 0
+    score += 2 if named_in_profile(title, profile) else 0
+    score += 2 if event.headline else 0
     score += 2 if event.turning_point else 0
     score += 1 if event.participants and event.participants[0].person == person_id else 0
     score += 1 if len(event.participants) <= 3 else 0
@@ -190,7 +194,8 @@ def build_journey(person: Person, events: Sequence[Event], states: Sequence[Stat
     end = _end_chapter(ordered, ordered_states)
     body = [e for e in ordered if end is None or e.chapter < end]
     tail = [e for e in ordered if end is not None and e.chapter >= end]
-    scores = [event_score(e, person.id, names) for e in body]
+    profile = to_simplified(person.profile)
+    scores = [event_score(e, person.id, names, profile) for e in body]
     arcs: list[_Arc] = []
     if body:
         starts = _openings(body, scores, ordered_states, names,
@@ -199,7 +204,7 @@ def build_journey(person: Person, events: Sequence[Event], states: Sequence[Stat
         arcs = _fold_strays([_Arc(body[a:b], scores[a:b])
                              for a, b in zip(bounds, bounds[1:], strict=False)])
     if end is not None:
-        arcs.append(_Arc(tail, [event_score(e, person.id, names) for e in tail]))
+        arcs.append(_Arc(tail, [event_score(e, person.id, names, profile) for e in tail]))
     _place_states(arcs, ordered_states, end)
     return Journey(person=PersonView.of(person),
                    stages=[arc.view() for arc in arcs if arc.events or arc.states])

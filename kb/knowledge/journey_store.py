@@ -177,14 +177,15 @@ def stage_members(stages: Sequence[JourneyStage], events: Sequence[Event]) -> li
 def key_events(events: Sequence[EventView], person: Person,
                limit: int = KEY_EVENTS) -> list[EventView]:
     """The stage's events as the rule lists them, or, when it lists more than `limit`, the
-    turning points, then those whose title names the person, then the earliest (book order)."""
+    turning points and the chapter titles' episodes, then those whose title names the person,
+    then the earliest (book order)."""
     if len(events) <= limit:
         return list(events)
     names = [key for key in (to_simplified(n) for n in person.all_names) if len(key) >= 2]
 
     def importance(event: EventView) -> int:
         title = to_simplified(event.title)
-        return 2 * event.turning_point + any(name in title for name in names)
+        return 2 * event.turning_point + 2 * event.headline + any(name in title for name in names)
 
     ranked = sorted(events, key=lambda e: (-importance(e), e.order))
     return sorted(ranked[:limit], key=lambda e: e.order)

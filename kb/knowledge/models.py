@@ -88,6 +88,8 @@ class Event(_Record):
     participants: list[Participant] = Field(default_factory=list)
     summary: str = ""
     turning_point: bool = Field(default=False, description="starts a new journey stage")
+    headline: bool = Field(default=False, description="its chapter's title names it (set when the "
+                           "bundle is assembled: kb.knowledge.importance)")
     sources: list[SourceRef] = Field(min_length=1)
     confidence: float = 1.0
     origin: Literal["curated", "extracted"] = "curated"

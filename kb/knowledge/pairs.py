@@ -12,8 +12,8 @@ The rule, over the pair's relations and shared events (book order):
 - **Key shared events** (at most `KEY_SHARED`): each event scores by `shared_score` — both named in
   its title 3 (one of them 1, neither −3: `UNNAMED`), an event that one of their relations cites
   (`Relation.events`) 3, an event one of their profiles names (a clause of its title in the
-  profile: the deeds the profile's writer chose to tell the person by) 3, a turning point 2, a
-  small scene (four people or fewer) 1. The first
+  profile: the deeds the profile's writer chose to tell the person by) 3, an episode its chapter's
+  title names (`headline`) 2, a turning point 2, a small scene (four people or fewer) 1. The first
   and the last shared event (how it began, how it ended) are always kept; the rest are taken
   greedily, the highest score first with a bonus for lying far (up to `SPREAD` chapters) from the
   events already kept, so that they spread over the book. They are listed in book order and the
@@ -25,10 +25,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from core.text import to_simplified
+from kb.knowledge.importance import named_in_profile
 from kb.knowledge.models import Event, Person, Relation
 from kb.knowledge.views import EventView, Pair, PersonView, RelationView, SourceView, relation_key
 
-KEY_SHARED = 8
+KEY_SHARED = 10
 SPREAD = 20
 SPREAD_WEIGHT = 2.0
 UNNAMED = -3
@@ -36,8 +37,6 @@ UNNAMED = -3
 they were both in (a battle, an assembly), not something between them: it is kept only when
 nothing about them is left (two leaders share a hundred events; a third man's rescue is not one
 of theirs)."""
-PROFILE_CLAUSE = 3
-"""Shortest title clause looked up in a profile: two characters match names and places, not deeds."""
 NOT_A_MEETING = frozenset({"recruited", "parent_child", "siblings", "family", "in_law",
                            "father_in_law", "spouse", "master_disciple", "friend"})
 
@@ -46,19 +45,15 @@ def _names(person: Person) -> list[str]:
     return [k for k in {to_simplified(n) for n in person.all_names} if len(k) >= 2]
 
 
-def _clauses(title: str) -> list[str]:
-    parts = title.replace("、", "，").replace(",", "，").split("，")
-    return [p for p in parts if len(p) >= PROFILE_CLAUSE]
-
-
 def shared_score(event: EventView, a: Sequence[str], b: Sequence[str],
                  linked: frozenset[str] = frozenset(), profiles: str = "") -> int:
     title = to_simplified(event.title)
     named = sum(1 for names in (a, b) if any(n in title for n in names))
     score = 3 if named == 2 else named if named else UNNAMED
     score += 3 if event.id in linked else 0
-    score += 3 if profiles and any(c in profiles for c in _clauses(title)) else 0
+    score += 3 if named_in_profile(title, profiles) else 0
     score += 2 if event.turning_point else 0
+    score += 2 if event.headline else 0
     score += 1 if len(event.participants) <= 4 else 0
     return score
 

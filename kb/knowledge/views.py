@@ -70,13 +70,15 @@ class EventView(BaseModel):
     participants: list[Participant]
     summary: str
     turning_point: bool
+    headline: bool = Field(default=False, description="its chapter's title names it")
     sources: list[SourceView]
 
     @classmethod
     def of(cls, event: Event) -> EventView:
         return cls(id=event.id, title=event.title, chapter=event.chapter, order=event.order,
                    place=event.place, participants=event.participants, summary=event.summary,
-                   turning_point=event.turning_point, sources=sources_of(event.sources))
+                   turning_point=event.turning_point, headline=event.headline,
+                   sources=sources_of(event.sources))
 
 
 class RelationView(BaseModel):

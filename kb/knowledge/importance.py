@@ -1,0 +1,66 @@
+"""What marks an event as one the book and its readers remember, beyond who was in it.
+
+- **Named in a profile**: a person's profile is the curated few sentences a reader tells them by
+  (智取生辰纲的主谋): an event whose title holds one of those deeds matters more to them, and to
+  anyone beside them, than a scene they were merely in.
+- **Named in its chapter's title**: a classical novel heads each chapter with the two or three
+  episodes it is remembered by (甲血溅鸳鸯楼, 乙智取生辰纲). An event whose title shares at
+  least `HEADLINE_CHARS` characters with its chapter's title, beyond names, is one of them
+  (`Event.headline`, set when the bundle is assembled).
+
+Pairs and journeys both weigh them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from core.text import to_simplified
+from kb.knowledge.models import ChapterSummary, Event, Person
+
+PROFILE_CLAUSE = 3
+"""Shortest title clause looked up in a profile: two characters match names and places, not deeds."""
+
+
+def clauses(title: str) -> list[str]:
+    """The title's clauses long enough to name a deed (乙下药，智取生辰纲 → both)."""
+    parts = to_simplified(title).replace("、", "，").replace(",", "，").split("，")
+    return [p for p in parts if len(p) >= PROFILE_CLAUSE]
+
+
+def named_in_profile(title: str, profile: str) -> bool:
+    """A clause of the title is in the (simplified) profile text."""
+    return bool(profile) and any(c in profile for c in clauses(title))
+
+
+HEADLINE_CHARS = 4
+"""Shortest run shared with the chapter's title: three characters are mostly a place (二龙山) or
+a name (丙行者), not an act."""
+
+
+def in_headline(title: str, headline: str, names: Iterable[str]) -> bool:
+    """The event's title and the chapter's share a run of `HEADLINE_CHARS` or more characters
+    that is not made of names alone (甲某乙某 is two people, not what happened)."""
+    title, headline = to_simplified(title), to_simplified(headline)
+    keys = sorted({k for k in map(to_simplified, names) if len(k) >= 2}, key=len, reverse=True)
+    for size in range(len(title), HEADLINE_CHARS - 1, -1):
+        for start in range(len(title) - size + 1):
+            run = title[start:start + size]
+            if run in headline and len(_without(run, keys)) >= 2:
+                return True
+    return False
+
+
+def _without(text: str, keys: Sequence[str]) -> str:
+    for key in keys:
+        text = text.replace(key, "")
+    return text
+
+
+def mark_headlines(events: Sequence[Event], chapters: Sequence[ChapterSummary],
+                   people: Sequence[Person]) -> list[Event]:
+    """The events with `headline` set from their chapter's title (others unchanged)."""
+    titles = {c.chapter: c.title for c in chapters}
+    names = [n for p in people for n in p.all_names]
+    return [e.model_copy(update={"headline": in_headline(e.title, titles[e.chapter], names)})
+            if e.chapter in titles else e for e in events]
