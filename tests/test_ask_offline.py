@@ -306,3 +306,14 @@ def test_what_someone_did_and_to_whom(service: AskService, question: str, holds:
     first = r.answer.splitlines()[0]
     assert r.status == "answered" and holds in first and not_holds not in first, first
     assert all(q.located for q in r.quotes)
+
+
+@pytest.mark.parametrize(("question", "lead"), [
+    ("宋江的绰号是什么？", "宋江的绰号是“呼保义”、“及时雨”"),   # the nickname first, from the profile
+    ("林冲在哪里遇到鲁智深？", "在大相国寺菜园（第7回）"),        # a pair's where-they-met: the place
+    ("晁盖是什么时候死的？", "晁盖的结局（第60回）"),             # when someone died: the chapter
+    ("鲁智深哪一回圆寂的", "鲁智深的结局（第119回）"),            # not a title naming him (第4回)
+])
+def test_the_asked_fact_comes_first(service: AskService, question: str, lead: str) -> None:
+    r = service.ask(AskRequest(question=question))
+    assert r.status == "answered" and r.answer.startswith(lead), r.answer.splitlines()[0]

@@ -207,7 +207,12 @@ def compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
         return Draft("insufficient", "", problem + "。")
     ctx = _Ctx(g, block_of, people, df, n_docs)
     fate = plan.moment == "ended" and _about_the_end(plan)
+    asked = to_simplified(question)
+    meeting = any(m in asked for m in MEETING_WORDS) and all(
+        any(m in w for m in MEETING_WORDS) for w in plan.focus)
     if plan.kind == "pair" and g.pair is not None and (g.pair.relations or g.pair.shared_events):
+        if meeting and plan.asks in ("where", "when", "chapter"):  # 甲在哪里遇到乙
+            return _with_passages(compose_pair(ctx, began=True), ctx)
         if plan.asks == "chapter" and g.chapter is not None and plan.moment != "began":
             return compose_chapter(ctx)  # 第一次见面是第几回: the pair's first meeting, below
         if plan.asks == "why":
@@ -226,7 +231,11 @@ def compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
     if (plan.asks == "identity" or plan.asks == "name" and not plan.focus) \
             and len(plan.person_ids) == 1:
         # 某绰号叫什么名字, 甲的妻子叫什么名字: the person the plan resolved is the answer
-        return compose_profile(people.people[plan.person_ids[0]])
+        return compose_profile(people.people[plan.person_ids[0]], question)
+    if plan.asks in ("when", "chapter") and len(plan.person_ids) == 1 \
+            and any(w in asked for w in DEATH_WORDS) \
+            and all(any(d in w for d in DEATH_WORDS) for w in plan.focus):
+        return compose_fate(ctx, plan.person_ids)  # 甲是什么时候死的: the chapter of the end
     if plan.asks == "chapter" and g.chapter is not None:
         return compose_chapter(ctx)
     if fate and plan.person_ids and plan.asks in ("how", "what", "where", "who"):
@@ -747,9 +756,16 @@ def _first_event(pair: Pair) -> EventView | None:
     return pair.shared_events[0] if pair.shared_events else None
 
 
-def compose_pair(ctx: _Ctx) -> Draft:
+MEETING_WORDS = ("遇到", "遇见", "相遇", "碰到", "碰见", "见到", "见面", "相见", "认识", "结识",
+                 "相识", "初见", "初会")
+"""A pair's where / when / which chapter with only these asks where the two met."""
+DEATH_WORDS = ("死", "去世", "身亡", "阵亡", "圆寂", "坐化")
+
+
+def compose_pair(ctx: _Ctx, began: bool = False) -> Draft:
     """What the two are to each other and where it began; then the relations, each with the
-    chapter it began in; then the shared events that matter, in book order, the rest counted."""
+    chapter it began in; then the shared events that matter, in book order, the rest counted.
+    `began`: asked where or when they met, that comes first."""
     g = ctx.g
     pair = g.pair
     assert pair is not None
@@ -761,18 +777,21 @@ def compose_pair(ctx: _Ctx) -> Draft:
     w = _Writer()
     lead = f"{a}与{b}：{labels}。" if labels else f"{a}与{b}："
     met = pair.first_met
-    began = first.chapter if first is not None else met.chapter if met is not None else None
-    if ctx.plan.asks in ("chapter", "when") and ctx.plan.moment == "began" and began is not None:
-        lead = f"第{began}回。{lead}"  # 第一次见面是在哪一回: the chapter first
+    start = first.chapter if first is not None else met.chapter if met is not None else None
+    asked_start = began or ctx.plan.moment == "began"
+    if ctx.plan.asks == "where" and asked_start and first is not None and first.place:
+        lead = f"在{first.place}（第{first.chapter}回）。{lead}"  # 在哪里遇到: the place first
+    elif ctx.plan.asks in ("chapter", "when", "where") and asked_start and start is not None:
+        lead = f"第{start}回。{lead}"  # 第一次见面是在哪一回: the chapter first
     if first is not None:
         place = f"，在{first.place}" if first.place else ""
         lead += f"二人的故事始于第{first.chapter}回{place}：{first.title}。"
     elif met is not None and met.chapter is not None:
         lead += f"二人的故事始于第{met.chapter}回。"
-    if ctx.plan.moment == "began" and first is not None:
+    if asked_start and first is not None:
         lead += _short(first.summary, 90)
         w.add(lead, _first_quote(first.sources))
-    elif ctx.plan.moment == "began" and met is not None:
+    elif asked_start and met is not None:
         w.add(lead, _first_quote([met]))
     elif ctx.plan.moment == "ended" and pair.shared_events:
         last = pair.shared_events[-1]
@@ -1128,15 +1147,31 @@ def compose_temporal(ctx: _Ctx) -> Draft:
 
 # --- who is this, which chapter ----------------------------------------------------------------
 
-def compose_profile(person: Person) -> Draft:
-    """The person's record: names, profile and the passages it comes from."""
+NICKNAME_ASK = ("绰号", "外号", "诨名", "诨号", "别号", "称号", "江湖上叫")
+NICKNAME_SAID = (
+    re.compile(r"(?:绰号|人称|外号|诨名|诨号|号称|唤做|称为)[为是作]?[“「\"]([^”」\"]{2,6})[”」\"]"),
+    re.compile(r"人称([\u4e00-\u9fff]{2,6}?)(?=[，。；、])"))
+"""How a profile gives a nickname: 绰号“甲”, 人称乙。"""
+
+
+def nicknames(person: Person) -> list[str]:
+    """The person's nicknames as the profile gives them, each one of their aliases."""
+    said = [m for pattern in NICKNAME_SAID for m in pattern.findall(person.profile)]
+    return [n for n in dict.fromkeys(said) if n in person.aliases]
+
+
+def compose_profile(person: Person, question: str = "") -> Draft:
+    """The person's record: names, profile and the passages it comes from; asked for a nickname,
+    the nickname first."""
     quotes = [(ref.quote, ref.chunk_id) for ref in person.sources if ref.chunk_id][:3]
     aliases = f"，又称{'、'.join(person.aliases)}" if person.aliases else ""
     first = f"，第{person.first_chapter}回出场" if person.first_chapter is not None else ""
     if not person.profile and not quotes:
         return Draft("insufficient", "", f"书中（知识库中）没有{person.name}的介绍。")
     w = _Writer()
-    w.add(f"{person.name}{aliases}{first}。{person.profile}")
+    named = nicknames(person) if any(w in to_simplified(question) for w in NICKNAME_ASK) else []
+    said = f"{person.name}的绰号是{'、'.join(f'“{n}”' for n in named)}。" if named else ""
+    w.add(f"{said}{person.name}{aliases}{first}。{person.profile}")
     for q in quotes:
         w.add("· ", q)
     return w.draft()
