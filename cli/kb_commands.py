@@ -324,12 +324,14 @@ def eval_command(pairs: PairsOpt = None, journeys: JourneysOpt = None,
     against a reader's expectations (rules in kb/knowledge/evaluation.py)."""
     from rich.table import Table
 
+    from core.errors import NotFound
     from ingest.chunking import chunk_corpus
     from ingest.corpus import read_corpus
     from ingest.locate import QuoteError, QuoteLocator
     from kb.knowledge.evaluation import (
         JourneyCase,
         PairCase,
+        PairVerdict,
         judge_journey,
         judge_pair,
         read_cases,
@@ -346,8 +348,14 @@ def eval_command(pairs: PairsOpt = None, journeys: JourneysOpt = None,
     pair_cases = read_cases(pairs, PairCase) if pairs else []
     journey_cases = read_cases(journeys, JourneyCase) if journeys else []
     with session(provider, bundle) as store:
-        pair_verdicts = [judge_pair(c, store.pair(store.person_id(c.a), store.person_id(c.b)),
-                                    block_of) for c in pair_cases]
+        def verdict(case: PairCase) -> PairVerdict:
+            try:
+                pair = store.pair(store.person_id(case.a), store.person_id(case.b))
+            except NotFound as exc:  # one pair the store cannot name does not stop the rest
+                return PairVerdict.unresolved(case.id, str(exc))
+            return judge_pair(case, pair, block_of)
+
+        pair_verdicts = [verdict(c) for c in pair_cases]
         journey_verdicts = [judge_journey(c, store.journey(store.person_id(c.person)),
                                           block_of) for c in journey_cases]
     found = sum(len(v.found) for v in journey_verdicts)
@@ -366,6 +374,9 @@ def eval_command(pairs: PairsOpt = None, journeys: JourneysOpt = None,
     for v in pair_verdicts:
         table.add_row(v.id, *("✓" if x else "✗" for x in (v.relation, v.begins, v.shared_event)))
     console.print(table)
+    for v in pair_verdicts:
+        if v.note:
+            console.print(f"{v.id}: {v.note}", highlight=False)
     stages = Table(title=f"key-stage recall {summary['key_stage_recall']} ({found}/{total})")
     for col in ("journey", "found", "missed"):
         stages.add_column(col)

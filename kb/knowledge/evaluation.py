@@ -69,6 +69,13 @@ class PairVerdict(BaseModel):
     relation: bool
     begins: bool
     shared_event: bool
+    note: str | None = None
+    """Why the pair could not be judged (a name that resolves to no one, or to several)."""
+
+    @classmethod
+    def unresolved(cls, case_id: str, reason: str) -> PairVerdict:
+        """A pair the store cannot name is wrong on every count, with the reason."""
+        return cls(id=case_id, relation=False, begins=False, shared_event=False, note=reason)
 
     @property
     def right(self) -> bool:
