@@ -27,7 +27,7 @@ from core.errors import KBError, NotFound, ProviderUnavailable
 from kb.answering.answer_models import AskRequest, Citation, PlanView, QuoteCheck, StageNote
 from kb.knowledge.directory import MAX_SUGGESTIONS, NameMatch
 from kb.knowledge.journey import journey_of
-from kb.knowledge.protocol import MAX_HOPS
+from kb.knowledge.protocol import MAX_HOPS, pair_ids
 from kb.knowledge.views import Journey, Pair, PathResult, RecordView
 from retrieval.retriever import SearchOptions
 
@@ -122,8 +122,15 @@ def build_mcp_server(services: Callable[[], Services]) -> MCPServer:
                              "chapters and quotes) and shared events in book order.")
     async def pair(a: Annotated[str, Field(min_length=1, max_length=100)],
                    b: Annotated[str, Field(min_length=1, max_length=100)]) -> Pair:
-        return await in_pool(lambda: services().require_provider().pair(person_id("a", a),
-                                                                        person_id("b", b)))
+        def work() -> Pair:
+            provider = services().require_provider()
+            try:
+                return provider.pair(*pair_ids(provider, a, b))
+            except NotFound:
+                person_id("a", a), person_id("b", b)  # the error names its argument
+                raise
+
+        return await in_pool(work)
 
     @server.tool(description="A person's story as stages in book order, each with chapters, "
                              "events, states and source quotes.")

@@ -147,8 +147,10 @@ def pair_command(a: NameArg, b: NameArg, provider: ProviderOpt = None,
                  bundle: BundleOpt = None, json_out: JsonOpt = False,
                  show_all: AllOpt = False) -> None:
     """How two people met, what they are to each other and the shared events that matter."""
+    from kb.knowledge.protocol import pair_ids
+
     with session(provider, bundle) as store:
-        result = store.pair(store.person_id(a), store.person_id(b))
+        result = store.pair(*pair_ids(store, a, b))
     if json_out:
         print_json(result)
         return
@@ -336,6 +338,7 @@ def eval_command(pairs: PairsOpt = None, journeys: JourneysOpt = None,
         judge_pair,
         read_cases,
     )
+    from kb.knowledge.protocol import pair_ids
     cfg = settings(provider=provider)
     locator = QuoteLocator(chunk_corpus(read_corpus(cfg.corpus), cfg.chunk_size))
 
@@ -350,7 +353,7 @@ def eval_command(pairs: PairsOpt = None, journeys: JourneysOpt = None,
     with session(provider, bundle) as store:
         def verdict(case: PairCase) -> PairVerdict:
             try:
-                pair = store.pair(store.person_id(case.a), store.person_id(case.b))
+                pair = store.pair(*pair_ids(store, case.a, case.b))
             except NotFound as exc:  # one pair the store cannot name does not stop the rest
                 return PairVerdict.unresolved(case.id, str(exc))
             return judge_pair(case, pair, block_of)

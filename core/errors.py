@@ -24,11 +24,14 @@ class QuestionFileError(ConfigError):
 
 
 class NotFound(KBError):
-    """An id or name is unknown; `suggestions` holds the closest known names."""
+    """An id or name is unknown; `suggestions` holds the closest known names, and for a name
+    several people bear, `candidates` their ids."""
 
-    def __init__(self, message: str, suggestions: list[str] | None = None) -> None:
+    def __init__(self, message: str, suggestions: list[str] | None = None,
+                 candidates: list[str] | None = None) -> None:
         super().__init__(message)
         self.suggestions = suggestions or []
+        self.candidates = candidates or []
 
 
 class QueryRejected(KBError):

@@ -16,7 +16,7 @@ from kb.knowledge.bundle import KnowledgeBundle, bundle_from_records
 from kb.knowledge.journey import MAX_STAGES, journey_of
 from kb.knowledge.journey_store import JourneyDigest
 from kb.knowledge.models import Event, Participant, Person, Relation, SourceRef
-from kb.knowledge.protocol import RelationProvider
+from kb.knowledge.protocol import RelationProvider, pair_ids
 from kb.knowledge.views import Pair
 from providers.falkordb_provider import FalkorDBProvider
 from providers.memory import MemoryProvider
@@ -235,6 +235,23 @@ class RelationProviderContract:
                                                 blocks=kb_blocks))
         assert [p.id for p in empty_provider.path("a", "d").people] == ["a", "b", "d"]
         assert [p.id for p in empty_provider.path("d", "a").people] == ["d", "b", "a"]
+
+    def test_a_shared_name_in_a_pair_is_the_one_beside_the_other(
+            self, empty_provider: RelationProvider, kb_blocks: list) -> None:
+        """Two people called 丙婆: named with 甲 it is the one 甲 knows, with 乙 the other; named
+        with someone who knows neither, or alone, the ambiguity stands and lists both."""
+        people = [_person("a", "甲某"), _person("b", "乙某"), _person("c", "丁某"),
+                  _person("p1", "丙婆"), _person("p2", "丙婆")]
+        relations = [_relation("r1", "a", "p1"), _relation("r2", "b", "p2")]
+        empty_provider.load(bundle_from_records(people=people, relations=relations,
+                                                blocks=kb_blocks))
+        assert pair_ids(empty_provider, "甲某", "丙婆") == ("a", "p1")
+        assert pair_ids(empty_provider, "丙婆", "乙某") == ("p2", "b")
+        with pytest.raises(NotFound) as caught:
+            pair_ids(empty_provider, "丁某", "丙婆")
+        assert caught.value.candidates == ["p1", "p2"]
+        with pytest.raises(NotFound):
+            pair_ids(empty_provider, "甲某", "戊某")
 
     def test_neighbors(self, provider: RelationProvider) -> None:
         neighbors = provider.neighbors("lin_chong")

@@ -17,7 +17,7 @@ from api.models import PersonDetail
 from api.responses import GRAPH_ERRORS, json_response, responses
 from kb.knowledge.journey_store import MAX_PAGE_LIMIT, PAGE_LIMIT, JourneyDigest, StageEvents
 from kb.knowledge.models import Person
-from kb.knowledge.protocol import MAX_HOPS, RelationProvider
+from kb.knowledge.protocol import MAX_HOPS, RelationProvider, pair_ids
 from kb.knowledge.views import EventView, Journey, Pair, PathResult, PersonView, RecordView, StateView
 
 if TYPE_CHECKING:
@@ -70,9 +70,8 @@ async def person(person: PersonPath, provider: ProviderDep,
 @router.get("/pair", response_model=Pair, responses=LOOKUP)
 async def pair(a: PersonA, b: PersonB, provider: ProviderDep, services: ServicesDep) -> Response:
     """Relations both ways and shared events, with their sources."""
-    return await services.graph(lambda: Response(
-        provider.pair_json(provider.person_id(a), provider.person_id(b)),
-        media_type="application/json"))
+    return await services.graph(lambda: Response(provider.pair_json(*pair_ids(provider, a, b)),
+                                                 media_type="application/json"))
 
 
 @router.get("/records/{record_id}", responses=LOOKUP)

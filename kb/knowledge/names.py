@@ -57,7 +57,8 @@ def choose(name: str, matches: Sequence[NameEntry]) -> str:
         return next(iter(candidates))
     names = sorted({f"{m.person_name} ({m.person_id})" for m in matches
                     if m.person_id in candidates})
-    raise NotFound(f"ambiguous person {name!r}; it names {', '.join(names)}", names)
+    raise NotFound(f"ambiguous person {name!r}; it names {', '.join(names)}", names,
+                   sorted(candidates))
 
 
 def _label(entry: NameEntry) -> str:

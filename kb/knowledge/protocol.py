@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
+from core.errors import NotFound
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.journey_store import PAGE_LIMIT, JourneyDigest, StageEvents
 from kb.knowledge.limits import MAX_HOPS
@@ -19,7 +20,7 @@ from kb.knowledge.views import (
     Timeline,
 )
 
-__all__ = ["MAX_HOPS", "RelationProvider"]
+__all__ = ["MAX_HOPS", "RelationProvider", "pair_ids"]
 
 
 @runtime_checkable
@@ -114,3 +115,34 @@ class RelationProvider(Protocol):
     def stats(self) -> Stats: ...
 
     def close(self) -> None: ...
+
+
+def pair_ids(provider: RelationProvider, a: str, b: str) -> tuple[str, str]:
+    """The ids of two people named together. A name several people bear (two women called 王婆
+    in one novel) is the one who shares the story with the other: the candidate with the most
+    relations and shared events with them; with none or a tie, the ambiguity stands (NotFound
+    listing the candidates)."""
+    try:
+        a_id = provider.person_id(a)
+    except NotFound as exc:
+        if not exc.candidates:
+            raise
+        b_id = provider.person_id(b)
+        return _beside(provider, exc, b_id), b_id
+    try:
+        return a_id, provider.person_id(b)
+    except NotFound as exc:
+        if not exc.candidates:
+            raise
+        return a_id, _beside(provider, exc, a_id)
+
+
+def _beside(provider: RelationProvider, exc: NotFound, other: str) -> str:
+    weights = []
+    for candidate in exc.candidates:
+        pair = provider.pair(candidate, other)
+        weights.append((len(pair.relations) + len(pair.shared_events), candidate))
+    weights.sort(reverse=True)
+    if not weights[0][0] or len(weights) > 1 and weights[0][0] == weights[1][0]:
+        raise exc
+    return weights[0][1]
