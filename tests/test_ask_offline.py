@@ -317,3 +317,20 @@ def test_what_someone_did_and_to_whom(service: AskService, question: str, holds:
 def test_the_asked_fact_comes_first(service: AskService, question: str, lead: str) -> None:
     r = service.ask(AskRequest(question=question))
     assert r.status == "answered" and r.answer.startswith(lead), r.answer.splitlines()[0]
+
+
+def test_a_whole_count_of_people_is_the_largest_the_book_gives(service: AskService) -> None:
+    """一共多少位好汉: the book counts in 员 and 人 as well as 位, and its count grows (四十位 in
+    chapter 41, 一百八人 in 71); 七八百人 are the troops, not the 好汉 (the counted noun or its
+    wording must be in the sentence)."""
+    r = service.ask(AskRequest(question="梁山泊一共有多少位好汉？"))
+    assert r.status == "answered" and r.answer.startswith(("一百八", "一百单八")), r.answer[:40]
+    r = service.ask(AskRequest(question="梁山泊总共有多少好汉"))
+    assert r.answer.startswith(("一百八", "一百单八")), r.answer[:40]
+
+
+def test_numerals_read_as_the_book_writes_them() -> None:
+    from kb.answering.refusals import numeral_value
+    assert [numeral_value(x) for x in ("一百单八", "十五", "四十", "三千", "八百", "一万二千")] \
+        == [108, 15, 40, 3000, 800, 12000]
+    assert numeral_value("数") is None

@@ -42,6 +42,7 @@ from kb.answering.refusals import (
     normalized,
     not_covered,
     not_stated,
+    numeral_value,
     premise_problem,
     quantity_in,
     quantity_pattern,
@@ -378,6 +379,11 @@ def compose_fact(ctx: _Ctx) -> Draft:
         if plan.detail.total:  # 一共: a sentence of the passages that gives the whole count
             whole = [b for b in best_sentences(about, ctx.block_of, weights, ctx.g.profile.wordings,
                                                limit=TOTAL_SENTENCES) if total_in(b[1], plan)]
+            counted_forms = _forms(plan.detail.counted, ctx.g.profile.wordings) \
+                if plan.detail.counted else ()
+            whole = [b for b in whole if not counted_forms
+                     or any(f in to_simplified(b[1]) for f in counted_forms)] or whole
+            whole.sort(key=lambda b: -_whole_count(b[1], ctx))  # the whole: the largest 共 count
             counted = whole[:1] + [b for b in counted if b not in whole[:1]]
         if counted:
             best = counted[:SUPPORT_SENTENCES]
@@ -677,6 +683,13 @@ def _number(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, s
         if found:
             return f"{found}。", (sentence, chunk_id), False
     return None
+
+
+def _whole_count(sentence: str, ctx: _Ctx) -> int:
+    """The value of the count a 共 sentence gives (0 when it cannot be read): a story's count
+    grows (四十位 in one chapter, 一百单八员 later), and 一共 asks the whole."""
+    found = quantity_in(to_simplified(sentence), ctx.plan, ctx.people)
+    return (numeral_value(found) or 0) if found else 0
 
 
 ACT_BEFORE_NUMBER = 3

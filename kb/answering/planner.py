@@ -138,6 +138,10 @@ PASSIVE = re.compile(r"被(?:谁|哪|什么人|何人)|是谁.{0,4}的")
 """被谁, 被哪个 …: the person named is acted on, the asked one acts."""
 TOTAL_ASK = re.compile(r"一共|总共|共有|合共|总计|共计|一总|总数|加起来|前后共")
 WHETHER_ASK = re.compile(r"有没有|是否|是不是|可曾|有无|曾否|难道")
+PERSON_CHARS = "人汉者子官王头婆娘公氏儿女客僧道师匠卒兵将翁妇妻夫"
+"""The last character of a word for a person (好汉, 头领's 头, 强人); 药铺 holds none."""
+PEOPLE_UNITS = "位员个人名条"
+"""Units a count of people is given in, each as good as another (多少位好汉: 一百单八员)."""
 MEASURES = {"多远": "里步程", "多重": "斤两", "多高": "丈尺寸", "多长": "丈尺寸里", "多久": "年月日天",
             "多大": "岁"}
 """The units each how-much-of-a-dimension question is answered in."""
@@ -408,9 +412,15 @@ def _ask(text: str, kind: PlanKind, person_count: int, bare: str) -> tuple[Ask, 
         unit = quantity.group(1) if quantity.group(1) in UNITS else None
         noun = quantity.group(2) if unit == "个" and quantity.group(2) else None
         counted = re.match(r"[\u4e00-\u9fff]{1,2}", text[quantity.end(1):]) if unit else None
+        measure = MEASURES.get(quantity.group(0))
+        asked = len("多少") if text.startswith("多少", quantity.start()) else len("几")
+        people = re.match(r"[\u4e00-\u9fff]{1,2}", text[quantity.start() + asked:]) \
+            if unit in (None, "个") and not measure else None
+        if people and set(people.group(0)) & set(PERSON_CHARS):  # 多少好汉, 几个头领: people
+            unit, noun, measure, counted = None, None, PEOPLE_UNITS, people
         return "how_many", AskDetail(unit=unit, noun=noun, total=bool(TOTAL_ASK.search(text)),
                                      counted=counted.group(0) if counted else None,
-                                     measure=MEASURES.get(quantity.group(0)))
+                                     measure=measure)
     name = NAME_ASK.search(text)
     if name:
         other = next((k for k in NAME_KINDS if f"{k}叫" in text or f"{k}是什么" in text), None)

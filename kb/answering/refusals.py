@@ -22,7 +22,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations
 
 from core.text import is_cjk, normalize, to_simplified
-from kb.answering.planner import NAME_KINDS, PeopleIndex, Plan, dangling_reference
+from kb.answering.planner import (
+    NAME_KINDS,
+    PEOPLE_UNITS,
+    PERSON_CHARS,
+    PeopleIndex,
+    Plan,
+    dangling_reference,
+)
 
 MIN_COVERAGE = 0.25
 """An open question is answered only when a sentence of the evidence holds at least this share of
@@ -134,8 +141,41 @@ def quantity_pattern(plan: Plan) -> re.Pattern[str]:
     if unit is None:
         measure = plan.detail.measure
         return re.compile(f"{NUMBER}[{measure}]" if measure else NUMBER)
-    tail = (f"[{CURRENCY}]" if unit == "钱" else re.escape(unit)) + (re.escape(noun) if noun else "")
-    return re.compile(f"{NUMBER}{tail}")
+    if unit == "钱":
+        tail = f"[{CURRENCY}]"
+    elif unit in PEOPLE_UNITS and unit != "个":
+        tail = f"[{PEOPLE_UNITS}]"
+    else:
+        tail = re.escape(unit)
+    return re.compile(f"{NUMBER}{tail}" + (re.escape(noun) if noun else ""))
+
+
+DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
+          "廿": 20}
+POWERS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
+
+
+def numeral_value(text: str) -> int | None:
+    """The value of a written numeral (一百单八 → 108, 十五 → 15, 四十 → 40); None when the text
+    holds no plain numeral (数, 半)."""
+    total, section, digit = 0, 0, None
+    for ch in text:
+        if ch in DIGITS:
+            digit = DIGITS[ch]
+        elif ch in POWERS:
+            power = POWERS[ch]
+            if power == 10000:
+                total += (section + (digit or 0)) * power
+                section = 0
+            else:
+                section += (1 if digit is None else digit) * power
+            digit = None
+        elif ch in "单零":
+            continue
+        else:
+            break
+    value = total + section + (digit or 0)
+    return value or None
 
 
 def total_in(sentence: str, plan: Plan) -> bool:
@@ -172,8 +212,6 @@ def _near(text: str, role: str, people: PeopleIndex) -> set[str]:
     return found
 
 
-PERSON_CHARS = "人汉者子官王头婆娘公氏儿女客僧道师匠卒兵将翁妇妻夫"
-"""The last character of a role word that names a person (那个强人, 那个匠人); 药铺 does not."""
 
 
 def asks_person(plan: Plan) -> bool:
