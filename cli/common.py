@@ -7,12 +7,14 @@ command imports what it uses (a test holds `import cli.main` to that).
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import json
 import logging
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
@@ -81,6 +83,27 @@ def configure_logging(level: str = "WARNING") -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for a short command (a block, or a decorator).
+
+    Opening the store, the corpus and the bundle imports hundreds of modules and makes tens of
+    thousands of objects (the records, their sources, the indexes) that all live until the
+    command exits. The collector runs every few hundred new objects and, as the heap grows,
+    walks all of them again, none of them garbage: about a tenth of a second of `kbx ask`
+    (docs/performance.md, "Start-up, round 4"). Turned back on before the command's own end
+    it would walk them once more, all young, so it stays off to the end. Reference counting
+    still frees everything not in a cycle meanwhile. Only the commands that open, answer and
+    exit use it; the long ones (`serve`, `ingest`, `eval`, the benchmarks) run as before."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def settings(**overrides: Any) -> Settings:

@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cli.common import console, err_console, handle_errors, print_json, settings
+from cli.common import (
+    collector_paused,
+    console,
+    err_console,
+    handle_errors,
+    print_json,
+    settings,
+)
 
 if TYPE_CHECKING:  # the answering stack loads when a command needs it, not at `kbx` start
     from fastapi import FastAPI
@@ -33,6 +40,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
 
 @handle_errors
+@collector_paused()
 def ask_command(
     question: Annotated[str, typer.Argument(help="the question, simplified or traditional")],
     json_out: JsonOpt = False,

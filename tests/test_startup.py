@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -53,3 +55,71 @@ def test_the_app_is_built_without_the_mcp_sdk() -> None:
     app serves: building the app does not load it."""
     code = "from api.app import create_app\ncreate_app()"
     assert _loaded(code, ("mcp", "api.mcp_server")) == []
+
+
+def test_the_collector_is_paused_inside_and_back_after() -> None:
+    import gc
+
+    from cli.common import collector_paused
+
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), collector_paused():
+        raise RuntimeError("a failing command")
+    assert gc.isenabled()
+
+
+def test_a_paused_block_leaves_a_paused_collector_paused() -> None:
+    """Nested, or inside a caller that paused it: the inner block does not turn it back on."""
+    import gc
+
+    from cli.common import collector_paused
+
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_the_quick_commands_run_with_the_collector_paused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`ask`, `pair` and the other read commands open their data with the collector paused;
+    it is on again once they end (here, as they fail at that point)."""
+    import contextlib
+    import gc
+    from collections.abc import Iterator
+
+    from typer.testing import CliRunner
+
+    import api.services
+    import cli.kb_commands
+    from cli.main import app
+    from core.errors import ProviderUnavailable
+
+    seen: dict[str, bool] = {}
+
+    def opening(name: str) -> Callable[..., Any]:
+        def probe(*args: object, **kwargs: object) -> None:
+            seen[name] = gc.isenabled()
+            raise ProviderUnavailable("probed")
+        return probe
+
+    @contextlib.contextmanager
+    def session(*args: object, **kwargs: object) -> Iterator[None]:
+        opening("kb")()
+        yield
+
+    monkeypatch.setattr(api.services, "open_services", opening("ask"))
+    monkeypatch.setattr(cli.kb_commands, "session", session)
+    runner = CliRunner()
+    for name, args in (("ask", ["ask", "林冲是谁？"]), ("pair", ["pair", "林冲", "鲁智深"]),
+                       ("people", ["people"]), ("journey", ["journey", "林冲"])):
+        seen.clear()
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, (name, result.output)
+        assert seen == {"ask" if name == "ask" else "kb": False}, name
+        assert gc.isenabled(), name
