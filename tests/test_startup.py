@@ -3,6 +3,7 @@ answering stack without the OpenAI client when no LLM is configured."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -123,3 +124,16 @@ def test_the_quick_commands_run_with_the_collector_paused(monkeypatch: pytest.Mo
         assert result.exit_code == 2, (name, result.output)
         assert seen == {"ask" if name == "ask" else "kb": False}, name
         assert gc.isenabled(), name
+
+
+def test_kbx_starts_numpy_without_blas_threads() -> None:
+    """Nothing in kbx multiplies matrices: numpy is loaded with one BLAS thread (its thread pool
+    took about 60 ms to start), unless the environment says otherwise."""
+    code = "import os\nimport cli.main\nprint(os.environ['OPENBLAS_NUM_THREADS'])"
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
+                          check=True, env=env)
+    assert done.stdout.split() == ["1"]
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
+                          check=True, env={**env, "OPENBLAS_NUM_THREADS": "2"})
+    assert done.stdout.split() == ["2"]
