@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from core.errors import NotFound
-from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.journey_store import PAGE_LIMIT, JourneyDigest, StageEvents
 from kb.knowledge.limits import MAX_HOPS
 from kb.knowledge.models import Event, Person, State
@@ -19,6 +18,9 @@ from kb.knowledge.views import (
     Stats,
     Timeline,
 )
+
+if TYPE_CHECKING:
+    from kb.knowledge.bundle import KnowledgeBundle
 
 __all__ = ["MAX_HOPS", "RelationProvider", "pair_ids"]
 
