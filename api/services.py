@@ -262,20 +262,24 @@ def _records(report: LoadReport) -> int:
 
 def open_services(settings: Settings, *, provider: RelationProvider | None = None,
                   corpus: Corpus | None = None, session_dir: Path | None = None,
-                  supervise: bool = False) -> Services:
-    """Open what is not given; a given provider stays the caller's to close. Sessions are kept
-    in memory, and also as files in `session_dir` when given (the CLI's follow-ups).
+                  supervise: bool = False, adopt: bool = False) -> Services:
+    """Open what is not given; a given provider stays the caller's to close, unless `adopt`:
+    then it is treated as ours (`kbx ask` opens it before importing this module, so that a
+    cold embedded server starts while the answering stack loads). Sessions are kept in memory,
+    and also as files in `session_dir` when given (the CLI's follow-ups).
 
     Our own store is opened first and connects in the background (an embedded server starts
     meanwhile) while the corpus and the bundle are read. `supervise` (the API) adds the store's
     supervisor, the graph pool and the health cache."""
     store: RelationProvider | None = provider
     store_error: str | None = None
+    ours = provider is None or adopt
     if store is None:
         try:
             store = open_provider(settings, start_now=True)
         except ProviderUnavailable as exc:
             store_error = str(exc)
+    if ours:
         connect = getattr(store, "connect_in_background", None)  # FalkorDB's; memory has none
         if connect is not None:
             connect()
@@ -285,7 +289,7 @@ def open_services(settings: Settings, *, provider: RelationProvider | None = Non
                                  settings.corpus, settings.chunk_size)
         bundle = load_active_bundle(settings, corpus.blocks, folds=corpus.folds)
     except BaseException:
-        if store is not None and provider is None:
+        if store is not None and ours:
             store.close()  # a bad corpus or bundle: stop what the background connect started
         raise
     llm: ChatClient | None = None
@@ -293,14 +297,13 @@ def open_services(settings: Settings, *, provider: RelationProvider | None = Non
         from core.llm import ChatClient
 
         llm = ChatClient(settings)
-    services = Services(settings, corpus, llm, session_dir=session_dir,
-                        owns_provider=provider is None)
+    services = Services(settings, corpus, llm, session_dir=session_dir, owns_provider=ours)
     try:
         if store is None:
             raise ProviderUnavailable(store_error or "no graph store")
         services.attach(store, bundle)
     except ProviderUnavailable as exc:
-        if store is not None and provider is None:
+        if store is not None and ours:
             store.close()  # ours, and unusable: stop what its background connect started
         log.warning("graph store cannot be opened; serving degraded", extra={"error": str(exc)})
         services.store_error = str(exc)

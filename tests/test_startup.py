@@ -137,3 +137,18 @@ def test_kbx_starts_numpy_without_blas_threads() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
                           check=True, env={**env, "OPENBLAS_NUM_THREADS": "2"})
     assert done.stdout.split() == ["2"]
+
+
+def test_ask_opens_its_store_before_the_answering_stack_loads() -> None:
+    """So that a cold embedded server starts in a thread while `api.services` and the answering
+    code are imported, instead of after them."""
+    code = ("import sys\nimport providers.factory\n"
+            "def probe(*args, **kwargs):\n"
+            "    print('LOADED:', *(m for m in ('api.services', 'kb.answering.service', 'numpy')"
+            " if m in sys.modules))\n"
+            "    raise SystemExit(0)\n"
+            "providers.factory.open_provider = probe\n"
+            "from cli.main import app\nsys.argv = ['kbx', 'ask', '林冲是谁？']\napp()")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
+                          check=True)
+    assert done.stdout.splitlines()[-1] == "LOADED:"
