@@ -93,8 +93,9 @@ def collector_paused() -> Iterator[None]:
     thousands of objects (the records, their sources, the indexes) that all live until the
     command exits. The collector runs every few hundred new objects and, as the heap grows,
     walks all of them again, none of them garbage: about a tenth of a second of `kbx ask`
-    (docs/performance.md, "Start-up, round 4"). Turned back on before the command's own end
-    it would walk them once more, all young, so it stays off to the end. Reference counting
+    (docs/performance.md, "Start-up, round 4"). It stays off to the command's end, and what
+    was made meanwhile then goes to the oldest generation: turned back on with all of it still
+    young, the collector's next run would walk it all once more (~20 ms). Reference counting
     still frees everything not in a cycle meanwhile. Only the commands that open, answer and
     exit use it; the long ones (`serve`, `ingest`, `eval`, the benchmarks) run as before."""
     was_enabled = gc.isenabled()
@@ -103,6 +104,9 @@ def collector_paused() -> Iterator[None]:
         yield
     finally:
         if was_enabled:
+            if gc.get_freeze_count() == 0:  # (nothing else keeps objects frozen)
+                gc.freeze()  # what the command made goes to the oldest generation (frozen,
+                gc.unfreeze()  # then unfrozen): the next young collection skips it
             gc.enable()
 
 
