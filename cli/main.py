@@ -25,8 +25,9 @@ from core.validation import checked_question
 from retrieval.packing import Policy
 
 # No command multiplies matrices (numpy sorts, searches and sums here), so BLAS threads are never
-# used; OpenBLAS starts one per core at `import numpy` all the same, about 60 ms of CPU in every
-# command that loads numpy (docs/performance.md, "Start-up, round 4"). A value set outside wins.
+# used; OpenBLAS starts one per core at `import numpy` all the same, and they spin a while: the
+# import took 0.26 s of CPU instead of 0.14 s, the other core's share taken from whatever runs
+# beside (docs/performance.md, "Start-up, round 4"). A value set outside wins.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 if TYPE_CHECKING:  # each command imports what it uses: `kbx --help` loads none of it

@@ -148,7 +148,7 @@ def test_the_quick_commands_run_with_the_collector_paused(monkeypatch: pytest.Mo
 
 def test_kbx_starts_numpy_without_blas_threads() -> None:
     """Nothing in kbx multiplies matrices: numpy is loaded with one BLAS thread (its thread pool
-    took about 60 ms to start), unless the environment says otherwise."""
+    doubled the CPU of `import numpy`), unless the environment says otherwise."""
     code = "import os\nimport cli.main\nprint(os.environ['OPENBLAS_NUM_THREADS'])"
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
