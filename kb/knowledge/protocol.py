@@ -120,10 +120,10 @@ class RelationProvider(Protocol):
 
 
 def pair_ids(provider: RelationProvider, a: str, b: str) -> tuple[str, str]:
-    """The ids of two people named together. A name several people bear (two women called 王婆
-    in one novel) is the one who shares the story with the other: the candidate with the most
-    relations and shared events with them; with none or a tie, the ambiguity stands (NotFound
-    listing the candidates)."""
+    """The ids of two people named together. A name several people bear (two old women of one
+    name, in two towns of one novel) is the one who shares the story with the other: the
+    candidate with the most relations and shared events with them; with none or a tie, the
+    ambiguity stands (NotFound listing the candidates)."""
     try:
         a_id = provider.person_id(a)
     except NotFound as exc:
