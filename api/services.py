@@ -20,26 +20,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from api.graph_pool import GraphPool
-from api.models import CorpusHealth, Health, LLMHealth, StoreHealth
 from core.errors import ProviderUnavailable
 from core.settings import Settings
 from extract.names import read_lexicon
 from kb.answering.service import AskService
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.directory import PeopleDirectory
-from kb.knowledge.graph import Neighbourhood, neighbourhood
 from kb.knowledge.loading import load_active_bundle
 from kb.knowledge.protocol import RelationProvider
 from kb.knowledge.shards import LEXICON_FILE  # not extract.pipeline's: its cue tables load slowly
 from kb.knowledge.views import LoadReport, Stats
 from providers.factory import open_provider
 from providers.falkordb_provider import FalkorDBProvider
-from providers.supervisor import Supervisor
 from retrieval.corpus import Corpus, open_corpus
 
-if TYPE_CHECKING:  # the OpenAI client loads only when an LLM is configured
+if TYPE_CHECKING:  # the OpenAI client loads only when an LLM is configured; what only the
+    # service uses (health, the graph pool, the supervisor, neighbourhoods) when it first does:
+    # `kbx ask` opens these services too, and answers without them
+    from api.graph_pool import GraphPool
+    from api.models import Health, StoreHealth
     from core.llm import ChatClient
+    from kb.knowledge.graph import Neighbourhood
+    from providers.supervisor import Supervisor
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -149,6 +151,8 @@ class Services:
     # -- /health: within a second, whatever the store does
 
     async def health(self) -> Health:
+        from api.models import CorpusHealth, Health, LLMHealth
+
         store = await self._store_health()
         degraded = store.stats is None or is_empty(store.stats)
         return Health(status="degraded" if degraded else "ok", store=store,
@@ -161,6 +165,8 @@ class Services:
         """The supervisor says whether the store answers; the figures come from a thread of
         their own (never the graph pool), at most one refresh at a time, waited for at most
         HEALTH_WAIT seconds: a hung store leaves the last figures, marked unreachable."""
+        from api.models import StoreHealth
+
         if self.provider is None or (self.supervisor is not None and not self.supervisor.up):
             if self.provider is not None and self.supervisor is not None:
                 log.info("health: graph store down", extra={"error": self.supervisor.reason})
@@ -217,6 +223,8 @@ class NeighbourhoodCache:
         self._lock = threading.Lock()
 
     def get(self, provider: RelationProvider, person_id: str) -> Neighbourhood:
+        from kb.knowledge.graph import neighbourhood
+
         with self._lock:
             found = self._items.get(person_id)
             if found is not None:
@@ -254,20 +262,24 @@ def _records(report: LoadReport) -> int:
 
 def open_services(settings: Settings, *, provider: RelationProvider | None = None,
                   corpus: Corpus | None = None, session_dir: Path | None = None,
-                  supervise: bool = False) -> Services:
-    """Open what is not given; a given provider stays the caller's to close. Sessions are kept
-    in memory, and also as files in `session_dir` when given (the CLI's follow-ups).
+                  supervise: bool = False, adopt: bool = False) -> Services:
+    """Open what is not given; a given provider stays the caller's to close, unless `adopt`:
+    then it is treated as ours (`kbx ask` opens it before importing this module, so that a
+    cold embedded server starts while the answering stack loads). Sessions are kept in memory,
+    and also as files in `session_dir` when given (the CLI's follow-ups).
 
     Our own store is opened first and connects in the background (an embedded server starts
     meanwhile) while the corpus and the bundle are read. `supervise` (the API) adds the store's
     supervisor, the graph pool and the health cache."""
     store: RelationProvider | None = provider
     store_error: str | None = None
+    ours = provider is None or adopt
     if store is None:
         try:
             store = open_provider(settings, start_now=True)
         except ProviderUnavailable as exc:
             store_error = str(exc)
+    if ours:
         connect = getattr(store, "connect_in_background", None)  # FalkorDB's; memory has none
         if connect is not None:
             connect()
@@ -277,7 +289,7 @@ def open_services(settings: Settings, *, provider: RelationProvider | None = Non
                                  settings.corpus, settings.chunk_size)
         bundle = load_active_bundle(settings, corpus.blocks, folds=corpus.folds)
     except BaseException:
-        if store is not None and provider is None:
+        if store is not None and ours:
             store.close()  # a bad corpus or bundle: stop what the background connect started
         raise
     llm: ChatClient | None = None
@@ -285,18 +297,20 @@ def open_services(settings: Settings, *, provider: RelationProvider | None = Non
         from core.llm import ChatClient
 
         llm = ChatClient(settings)
-    services = Services(settings, corpus, llm, session_dir=session_dir,
-                        owns_provider=provider is None)
+    services = Services(settings, corpus, llm, session_dir=session_dir, owns_provider=ours)
     try:
         if store is None:
             raise ProviderUnavailable(store_error or "no graph store")
         services.attach(store, bundle)
     except ProviderUnavailable as exc:
-        if store is not None and provider is None:
+        if store is not None and ours:
             store.close()  # ours, and unusable: stop what its background connect started
         log.warning("graph store cannot be opened; serving degraded", extra={"error": str(exc)})
         services.store_error = str(exc)
     if supervise:
+        from api.graph_pool import GraphPool
+        from providers.supervisor import Supervisor
+
         if isinstance(services.provider, FalkorDBProvider):
             services.supervisor = Supervisor(services.provider,
                                              probe_timeout=min(0.5, settings.graph_timeout))

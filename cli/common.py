@@ -7,12 +7,14 @@ command imports what it uses (a test holds `import cli.main` to that).
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import json
 import logging
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
@@ -81,6 +83,31 @@ def configure_logging(level: str = "WARNING") -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for a short command (a block, or a decorator).
+
+    Opening the store, the corpus and the bundle imports hundreds of modules and makes tens of
+    thousands of objects (the records, their sources, the indexes) that all live until the
+    command exits. The collector runs every few hundred new objects and, as the heap grows,
+    walks all of them again, none of them garbage: about a tenth of a second of `kbx ask`
+    (docs/performance.md, "Start-up, round 4"). It stays off to the command's end, and what
+    was made meanwhile then goes to the oldest generation: turned back on with all of it still
+    young, the collector's next run would walk it all once more (~20 ms). Reference counting
+    still frees everything not in a cycle meanwhile. Only the commands that open, answer and
+    exit use it; the long ones (`serve`, `ingest`, `eval`, the benchmarks) run as before."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            if gc.get_freeze_count() == 0:  # (nothing else keeps objects frozen)
+                gc.freeze()  # what the command made goes to the oldest generation (frozen,
+                gc.unfreeze()  # then unfrozen): the next young collection skips it
+            gc.enable()
 
 
 def settings(**overrides: Any) -> Settings:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
 
 import typer
 
-from cli.common import console, fail, handle_errors, print_json, settings
+from cli.common import collector_paused, console, fail, handle_errors, print_json, settings
 from core.errors import NotFound
 from kb.knowledge.limits import MAX_HOPS
 
@@ -393,13 +393,13 @@ def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
     kb_app = typer.Typer(help="The knowledge base: load the bundle into the store, stats.",
                          no_args_is_help=True, rich_markup_mode=None)
     kb_app.command("load")(kb_errors(load_command))
-    kb_app.command("stats")(kb_errors(stats_command))
+    kb_app.command("stats")(kb_errors(collector_paused()(stats_command)))
     kb_app.command("eval")(kb_errors(eval_command))
     app.add_typer(kb_app, name="kb")
     for name, command in (("people", people_command), ("pair", pair_command),
                           ("record", record_command), ("journey", journey_command),
                           ("path", path_command)):
-        app.command(name)(kb_errors(command))
+        app.command(name)(kb_errors(collector_paused()(command)))
     if bench_app is None:
         bench_app = typer.Typer(help="Benchmarks.", no_args_is_help=True, rich_markup_mode=None)
         app.add_typer(bench_app, name="bench")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -22,6 +23,12 @@ from cli.evaluate import eval_command
 from core.errors import NotFound
 from core.validation import checked_question
 from retrieval.packing import Policy
+
+# No command multiplies matrices (numpy sorts, searches and sums here), so BLAS threads are never
+# used; OpenBLAS starts one per core at `import numpy` all the same, and they spin a while: the
+# import took 0.26 s of CPU instead of 0.14 s, the other core's share taken from whatever runs
+# beside (docs/performance.md, "Start-up, round 4"). A value set outside wins.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 if TYPE_CHECKING:  # each command imports what it uses: `kbx --help` loads none of it
     from retrieval.corpus import Corpus

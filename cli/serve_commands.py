@@ -12,13 +12,21 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cli.common import console, err_console, handle_errors, print_json, settings
+from cli.common import (
+    collector_paused,
+    console,
+    err_console,
+    handle_errors,
+    print_json,
+    settings,
+)
 
 if TYPE_CHECKING:  # the answering stack loads when a command needs it, not at `kbx` start
     from fastapi import FastAPI
 
     from core.settings import Settings
     from kb.answering.answer_models import AskResponse
+    from kb.knowledge.protocol import RelationProvider
     from retrieval.questions import Question
 
 QUESTIONS_DIR = Path(__file__).resolve().parent.parent / "eval" / "questions"
@@ -33,6 +41,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
 
 @handle_errors
+@collector_paused()
 def ask_command(
     question: Annotated[str, typer.Argument(help="the question, simplified or traditional")],
     json_out: JsonOpt = False,
@@ -41,13 +50,20 @@ def ask_command(
     max_blocks: Annotated[int | None, typer.Option("--max-blocks", help="block limit")] = None,
 ) -> None:
     """Answer a question with citations and checked quotes (`--json`: the POST /ask object)."""
-    from api.services import open_services
     from kb.answering.answer_models import AskRequest
 
     cfg = settings()
     request = AskRequest(question=question, session_id=session, budget=budget,
                          max_blocks=max_blocks)
-    services = open_services(cfg, session_dir=cfg.resolved_data_dir() / "sessions")
+    store = _store_first(cfg)
+    try:
+        from api.services import open_services
+    except BaseException:
+        if store is not None:
+            store.close()
+        raise
+    services = open_services(cfg, provider=store, adopt=store is not None,
+                             session_dir=cfg.resolved_data_dir() / "sessions")
     try:
         response = services.require_asker().ask(request)
     finally:
@@ -56,6 +72,20 @@ def ask_command(
         print_json(response)
     else:
         print_answer(response)
+
+
+def _store_first(cfg: Settings) -> RelationProvider | None:
+    """The store, opened before the answering stack is imported (a quarter of a second): when
+    no embedded server runs, it starts in a thread meanwhile, as it would have from
+    `open_services`, only earlier. None when it cannot be opened: `open_services` tries again
+    and serves degraded, saying why."""
+    from core.errors import ProviderUnavailable
+    from providers.factory import open_provider
+
+    try:
+        return open_provider(cfg, start_now=True)
+    except ProviderUnavailable:
+        return None
 
 
 def print_answer(response: AskResponse) -> None:

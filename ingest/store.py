@@ -51,8 +51,8 @@ def read_blocks(directory: Path) -> tuple[dict[int, Chapter], list[Block]]:
         for line in lines:  # the whole file as one string would stay in the process's heap
             row = json.loads(line)
             chapters[row["number"]] = Chapter(row["number"], row["title"], row["text"])
-    with (directory / "blocks.jsonl").open(encoding="utf-8") as lines:
-        blocks = [Block.model_validate_json(line) for line in lines if line.strip()]
+    with (directory / "blocks.jsonl").open("rb") as raw:  # pydantic reads UTF-8 bytes itself:
+        blocks = [Block.model_validate_json(line) for line in raw if line.strip()]  # no decode
     return chapters, blocks
 
 

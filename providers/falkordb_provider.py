@@ -16,7 +16,7 @@ import time
 import uuid
 from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import redis
 from falkordb import FalkorDB
@@ -25,7 +25,6 @@ from redis.retry import Retry
 
 from core.background import Background
 from core.errors import ProviderUnavailable, QueryRejected
-from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.journey import journey_of
 from kb.knowledge.journey_store import (
     PAGE_LIMIT,
@@ -75,6 +74,9 @@ from providers.falkordb_schema import (
     pair_key,
 )
 from providers.naming import check_hops, unknown_id
+
+if TYPE_CHECKING:  # `kbx pair` and the other reads never load a bundle: its checks stay unloaded
+    from kb.knowledge.bundle import KnowledgeBundle
 
 log = logging.getLogger(__name__)
 

@@ -28,14 +28,16 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.journey_store import build_journeys
 from kb.knowledge.models import Event, Record, Relation
 from kb.knowledge.names import NameResolver, name_entries
 from kb.knowledge.pairs import build_pair
 from kb.knowledge.views import linked_record
+
+if TYPE_CHECKING:
+    from kb.knowledge.bundle import KnowledgeBundle
 
 Row = dict[str, Any]
 

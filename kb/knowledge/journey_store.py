@@ -23,12 +23,12 @@ from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
 from core.errors import NotFound, QueryRejected
 from core.text import to_simplified
-from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.journey import journey_of
 from kb.knowledge.models import Event, Person, State
 from kb.knowledge.views import (
@@ -41,6 +41,9 @@ from kb.knowledge.views import (
     Timeline,
     state_key,
 )
+
+if TYPE_CHECKING:
+    from kb.knowledge.bundle import KnowledgeBundle
 
 EventReader = Callable[[Sequence[str]], Mapping[str, Event]]
 """Event ids → events, as a provider reads them."""

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from core.errors import NotFound
-from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.journey_store import PAGE_LIMIT, JourneyDigest, StageEvents
 from kb.knowledge.limits import MAX_HOPS
 from kb.knowledge.models import Event, Person, State
@@ -19,6 +18,9 @@ from kb.knowledge.views import (
     Stats,
     Timeline,
 )
+
+if TYPE_CHECKING:
+    from kb.knowledge.bundle import KnowledgeBundle
 
 __all__ = ["MAX_HOPS", "RelationProvider", "pair_ids"]
 
@@ -118,10 +120,10 @@ class RelationProvider(Protocol):
 
 
 def pair_ids(provider: RelationProvider, a: str, b: str) -> tuple[str, str]:
-    """The ids of two people named together. A name several people bear (two women called 王婆
-    in one novel) is the one who shares the story with the other: the candidate with the most
-    relations and shared events with them; with none or a tie, the ambiguity stands (NotFound
-    listing the candidates)."""
+    """The ids of two people named together. A name several people bear (two old women of one
+    name, in two towns of one novel) is the one who shares the story with the other: the
+    candidate with the most relations and shared events with them; with none or a tie, the
+    ambiguity stands (NotFound listing the candidates)."""
     try:
         a_id = provider.person_id(a)
     except NotFound as exc:
