@@ -27,7 +27,8 @@ from core.errors import KBError, NotFound, ProviderUnavailable
 from kb.answering.answer_models import AskRequest, Citation, PlanView, QuoteCheck, StageNote
 from kb.knowledge.directory import MAX_SUGGESTIONS, NameMatch
 from kb.knowledge.journey import journey_of
-from kb.knowledge.protocol import MAX_HOPS, pair_ids
+from kb.knowledge.names import pair_ids
+from kb.knowledge.protocol import MAX_HOPS
 from kb.knowledge.views import Journey, Pair, PathResult, RecordView
 from retrieval.retriever import SearchOptions
 

@@ -53,7 +53,7 @@ def session(provider: str | None, bundle: Path | None = None) -> Iterator[Relati
     from providers.factory import open_provider
 
     cfg = settings(provider=provider)
-    store = open_provider(cfg, start_now=True)
+    store = open_provider(cfg, start_now=True, linger=True)
     try:
         if cfg.provider == "memory":
             from kb.knowledge.loading import load_active_bundle
@@ -147,7 +147,7 @@ def pair_command(a: NameArg, b: NameArg, provider: ProviderOpt = None,
                  bundle: BundleOpt = None, json_out: JsonOpt = False,
                  show_all: AllOpt = False) -> None:
     """How two people met, what they are to each other and the shared events that matter."""
-    from kb.knowledge.protocol import pair_ids
+    from kb.knowledge.names import pair_ids
 
     with session(provider, bundle) as store:
         result = store.pair(*pair_ids(store, a, b))
@@ -338,7 +338,7 @@ def eval_command(pairs: PairsOpt = None, journeys: JourneysOpt = None,
         judge_pair,
         read_cases,
     )
-    from kb.knowledge.protocol import pair_ids
+    from kb.knowledge.names import pair_ids
     cfg = settings(provider=provider)
     locator = QuoteLocator(chunk_corpus(read_corpus(cfg.corpus), cfg.chunk_size))
 

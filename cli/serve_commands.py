@@ -83,7 +83,7 @@ def _store_first(cfg: Settings) -> RelationProvider | None:
     from providers.factory import open_provider
 
     try:
-        return open_provider(cfg, start_now=True)
+        return open_provider(cfg, start_now=True, linger=True)
     except ProviderUnavailable:
         return None
 

@@ -52,6 +52,10 @@ class Settings(BaseSettings):
     provider: str = Field(default="falkordb", pattern="^(falkordb|memory)$")
     falkordb_url: str | None = Field(default=None, validation_alias="FALKORDB_URL")
     falkordb_port: int = Field(default=0, ge=0, le=65535, description="0 picks a free port")
+    falkordb_linger: float = Field(
+        default=5.0, ge=0, le=3600,
+        description="seconds the embedded server outlives the last command-line read that used "
+                    "it, so that the next one finds it running")
     graph_timeout: float = Field(default=2.0, gt=0, le=60,
                                  description="seconds a graph read may take (socket and FalkorDB)")
     graph_connect_timeout: float = Field(default=1.0, gt=0, le=30)

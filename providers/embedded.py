@@ -207,10 +207,13 @@ class EmbeddedServer:
     """
 
     def __init__(self, directory: Path, port: int = 0, startup_timeout: float = 20.0,
-                 query_timeout_ms: int = 2000, max_query_timeout_ms: int = 60_000) -> None:
+                 query_timeout_ms: int = 2000, max_query_timeout_ms: int = 60_000,
+                 idle_grace: float = 1.0, linger: bool = False) -> None:
         self.directory = directory
         self.port = port
         self.startup_timeout = startup_timeout
+        self.idle_grace = idle_grace
+        self.linger = linger
         self.query_timeout_ms = query_timeout_ms
         self.max_query_timeout_ms = max_query_timeout_ms
         self._state: ServerState | None = None
@@ -369,7 +372,8 @@ class EmbeddedServer:
         (self.directory / FAILED_FILE).unlink(missing_ok=True)
         command = [sys.executable, "-S", "-m", "providers.keeper", "--dir", str(self.directory.resolve()),
                    "--server", server, "--config", str(config), "--port", str(port),
-                   "--startup-timeout", str(self.startup_timeout)]
+                   "--startup-timeout", str(self.startup_timeout),
+                   "--idle-grace", str(self.idle_grace)]
         paths = [str(Path(__file__).resolve().parent.parent), os.environ.get("PYTHONPATH", "")]
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
         try:
@@ -413,13 +417,18 @@ class EmbeddedServer:
 
     def stop(self, force: bool = False) -> None:
         """Give up this object's lease and shut the server down when no other live process
-        holds one (or `force`), waiting for its exit."""
+        holds one (or `force`), waiting for its exit. A `linger` server is left to its keeper
+        instead, which ends it once no one has used it for its idle grace: the next command
+        within that time finds it running (a read from the command line pays the cold start
+        once, not every time)."""
         self._starting.join()
         with start_lock(self.directory):
             self._drop_lease()
             state = self._state or (read_state(self.directory) if force else None)
             self._state = None
             if state is None:
+                return
+            if self.linger and not force:
                 return
             if not force and live_leases(self.directory, prune=True):
                 log.info("embedded FalkorDB left running for its other users")

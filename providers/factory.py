@@ -22,21 +22,24 @@ def graph_name(settings: Settings) -> str:
     return f"kbx:{settings.corpus_name}"
 
 
-def embedded_server(settings: Settings) -> EmbeddedServer:
+def embedded_server(settings: Settings, linger: bool = False) -> EmbeddedServer:
     from providers.embedded import EmbeddedServer
 
     return EmbeddedServer(settings.resolved_data_dir() / "falkordb", port=settings.falkordb_port,
                           query_timeout_ms=int(settings.graph_timeout * 1000),
-                          max_query_timeout_ms=int(settings.graph_write_timeout * 1000))
+                          max_query_timeout_ms=int(settings.graph_write_timeout * 1000),
+                          idle_grace=settings.falkordb_linger if linger else 1.0, linger=linger)
 
 
 def open_provider(settings: Settings, provider: str | None = None,
-                  graph: str | None = None, *, start_now: bool = False) -> RelationProvider:
+                  graph: str | None = None, *, start_now: bool = False,
+                  linger: bool = False) -> RelationProvider:
     """`memory` (empty until `load`), FalkorDB at FALKORDB_URL, or the embedded FalkorDB.
 
     `start_now`: a caller that queries at once has the embedded server found or started in a
     thread before the graph client is imported (`EmbeddedServer.start_in_background`), so a
-    cold start overlaps the import instead of following it."""
+    cold start overlaps the import instead of following it. `linger`: a command-line read
+    leaves the embedded server running for `falkordb_linger` seconds after it, for the next."""
     kind = provider or settings.provider
     name = graph or graph_name(settings)
     if kind == "memory":
@@ -46,7 +49,7 @@ def open_provider(settings: Settings, provider: str | None = None,
     if kind != "falkordb":
         raise ConfigError(f"unknown provider {kind!r}; choose one of {', '.join(PROVIDERS)}")
     url = settings.falkordb_url or None
-    server = None if url else embedded_server(settings)
+    server = None if url else embedded_server(settings, linger)
     if server is not None and start_now:
         server.start_in_background()
     from providers.falkordb_provider import FalkorDBProvider

@@ -10,8 +10,10 @@ to reap. The keeper then
 - writes `server.json` (port, server pid, keeper pid), or `start.failed` with the reason;
 - reaps the server when it exits (no zombie) and removes `server.json` if it still names it;
 - shuts the server down (SIGTERM: redis flushes the append-only file and exits) once no lease
-  in `leases/` belongs to a live process for `IDLE_GRACE` seconds, under the start lock, so a
-  process that is taking a lease at that moment is never left without a server.
+  in `leases/` belongs to a live process for its idle grace (`--idle-grace`, default
+  `IDLE_GRACE` seconds), under the start lock, so a process that is taking a lease at that
+  moment is never left without a server. A command-line read leaves the server to this grace
+  (`EmbeddedServer(linger=True)`): the next command within it finds the server running.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from providers.embedded import (
 log = logging.getLogger("kbx.keeper")
 
 IDLE_GRACE = 1.0
-"""Seconds without a live lease before the server is shut down."""
+"""Seconds without a live lease before the server is shut down, unless `--idle-grace` says."""
 POLL = 0.2
 PR_SET_PDEATHSIG = 1
 
@@ -94,10 +96,11 @@ def _die_with_parent() -> None:
 
 class Keeper:
     def __init__(self, directory: Path, server: str, config: Path, port: int,
-                 startup_timeout: float) -> None:
+                 startup_timeout: float, idle_grace: float = IDLE_GRACE) -> None:
         self.directory = directory
         self.port = port
         self.startup_timeout = startup_timeout
+        self.idle_grace = idle_grace
         self.password = (directory / PASSWORD_FILE).read_text(encoding="utf-8").strip()
         self.stopping = False
         descriptor = os.open(directory / STDERR_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
@@ -164,7 +167,7 @@ class Keeper:
                 idle_since = None
             else:
                 idle_since = idle_since if idle_since is not None else time.monotonic()
-                if time.monotonic() - idle_since >= IDLE_GRACE:
+                if time.monotonic() - idle_since >= self.idle_grace:
                     with start_lock(self.directory):
                         if not live_leases(self.directory):
                             self._terminate()
@@ -185,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", type=Path, required=True)
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--startup-timeout", type=float, default=20.0)
+    parser.add_argument("--idle-grace", type=float, default=IDLE_GRACE)
     args = parser.parse_args(argv)
     if os.fork() > 0:  # the starter reaps this parent at once; the keeper lives on detached
         os._exit(0)
@@ -193,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
     handler.setFormatter(_Json())
     logging.basicConfig(level=logging.INFO, handlers=[handler])
     try:
-        keeper = Keeper(args.dir, args.server, args.config, args.port, args.startup_timeout)
+        keeper = Keeper(args.dir, args.server, args.config, args.port, args.startup_timeout,
+                        args.idle_grace)
     except OSError as exc:
         write_private(args.dir / FAILED_FILE, f"cannot run redis-server: {exc}\n")
         return 1

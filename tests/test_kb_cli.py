@@ -1,10 +1,12 @@
 """`kbx kb load|stats`, `people`, `pair`, `record`, `journey`, `path`, `bench kb` on the real
-corpus and the curated bundle, through the embedded FalkorDB (each command starts and stops it)."""
+corpus and the curated bundle, through the embedded FalkorDB (a load stops the server it starts;
+a read leaves it to its keeper for `falkordb_linger` seconds, for the next read)."""
 
 from __future__ import annotations
 
 import json
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,7 +28,7 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str | No
     try:
         yield {"KBX_DATA_DIR": str(data_dir), "FALKORDB_URL": None,
                "KBX_FALKORDB_PORT": str(free_port()), "KBX_PROVIDER": None}
-    finally:  # each command stops the server it starts; this catches one left by a failure
+    finally:  # a read leaves the server lingering a few seconds; stop it with the module
         EmbeddedServer(data_dir / "falkordb").stop(force=True)
 
 
@@ -49,6 +51,24 @@ def test_load_report(loaded: dict[str, Any], env: dict[str, str | None]) -> None
     assert loaded["people"] > 20 and loaded["relations"] > 20
     server = EmbeddedServer(Path(str(env["KBX_DATA_DIR"])) / "falkordb")
     assert server.running() is None  # the command stopped the server it started
+
+
+def test_a_read_leaves_the_server_for_the_next_then_it_ends(loaded: dict[str, Any],
+                                                            env: dict[str, str | None]) -> None:
+    """Back-to-back reads share one server (the second pays no cold start); once no one has used
+    it for `falkordb_linger` seconds, its keeper ends it."""
+    server = EmbeddedServer(Path(str(env["KBX_DATA_DIR"])) / "falkordb")
+    server.stop(force=True)
+    lingering = {**env, "KBX_FALKORDB_LINGER": "1.5"}
+    kbx(lingering, "pair", "林冲", "鲁智深")
+    first = server.running()
+    assert first is not None  # left running after the command
+    kbx(lingering, "pair", "林冲", "王伦")
+    assert server.running() == first  # the same server, found warm
+    deadline = time.monotonic() + 10
+    while server.running() is not None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert server.running() is None  # ended by its keeper, no one left to stop it
 
 
 def test_pair_lin_chong_lu_zhishen(loaded: dict[str, Any], env: dict[str, str | None]) -> None:

@@ -16,7 +16,8 @@ from kb.knowledge.bundle import KnowledgeBundle, bundle_from_records
 from kb.knowledge.journey import MAX_STAGES, journey_of
 from kb.knowledge.journey_store import JourneyDigest
 from kb.knowledge.models import Event, Participant, Person, Relation, SourceRef
-from kb.knowledge.protocol import RelationProvider, pair_ids
+from kb.knowledge.names import pair_ids
+from kb.knowledge.protocol import RelationProvider
 from kb.knowledge.views import Pair
 from providers.falkordb_provider import FalkorDBProvider
 from providers.memory import MemoryProvider

@@ -17,7 +17,8 @@ from api.models import PersonDetail
 from api.responses import GRAPH_ERRORS, json_response, responses
 from kb.knowledge.journey_store import MAX_PAGE_LIMIT, PAGE_LIMIT, JourneyDigest, StageEvents
 from kb.knowledge.models import Person
-from kb.knowledge.protocol import MAX_HOPS, RelationProvider, pair_ids
+from kb.knowledge.names import pair_ids
+from kb.knowledge.protocol import MAX_HOPS, RelationProvider
 from kb.knowledge.views import EventView, Journey, Pair, PathResult, PersonView, RecordView, StateView
 
 if TYPE_CHECKING:

@@ -13,10 +13,14 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from core.errors import NotFound
 from core.text import normalize
 from kb.knowledge.models import Person
+
+if TYPE_CHECKING:
+    from kb.knowledge.views import Pair
 
 MAX_SUGGESTIONS = 5
 SIMILARITY_CUTOFF = 0.4
@@ -184,3 +188,42 @@ class NameResolver:
             close = self.close_ids(name)
         hint = f"; closest: {', '.join(close)}" if close else ""
         return NotFound(f"unknown person {name!r}{hint}", close)
+
+
+class PairSource(Protocol):
+    """What `pair_ids` needs of a provider (every `RelationProvider` has it)."""
+
+    def person_id(self, key: str) -> str: ...
+
+    def pair(self, a_id: str, b_id: str) -> Pair: ...
+
+
+def pair_ids(provider: PairSource, a: str, b: str) -> tuple[str, str]:
+    """The ids of two people named together. A name several people bear (two old women of one
+    name, in two towns of one novel) is the one who shares the story with the other: the
+    candidate with the most relations and shared events with them; with none or a tie, the
+    ambiguity stands (NotFound listing the candidates)."""
+    try:
+        a_id = provider.person_id(a)
+    except NotFound as exc:
+        if not exc.candidates:
+            raise
+        b_id = provider.person_id(b)
+        return _beside(provider, exc, b_id), b_id
+    try:
+        return a_id, provider.person_id(b)
+    except NotFound as exc:
+        if not exc.candidates:
+            raise
+        return a_id, _beside(provider, exc, a_id)
+
+
+def _beside(provider: PairSource, exc: NotFound, other: str) -> str:
+    weights = []
+    for candidate in exc.candidates:
+        pair = provider.pair(candidate, other)
+        weights.append((len(pair.relations) + len(pair.shared_events), candidate))
+    weights.sort(reverse=True)
+    if not weights[0][0] or len(weights) > 1 and weights[0][0] == weights[1][0]:
+        raise exc
+    return weights[0][1]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from core.errors import NotFound
 from kb.knowledge.journey_store import PAGE_LIMIT, JourneyDigest, StageEvents
 from kb.knowledge.limits import MAX_HOPS
 from kb.knowledge.models import Event, Person, State
@@ -22,7 +21,7 @@ from kb.knowledge.views import (
 if TYPE_CHECKING:
     from kb.knowledge.bundle import KnowledgeBundle
 
-__all__ = ["MAX_HOPS", "RelationProvider", "pair_ids"]
+__all__ = ["MAX_HOPS", "RelationProvider"]
 
 
 @runtime_checkable
@@ -118,33 +117,3 @@ class RelationProvider(Protocol):
 
     def close(self) -> None: ...
 
-
-def pair_ids(provider: RelationProvider, a: str, b: str) -> tuple[str, str]:
-    """The ids of two people named together. A name several people bear (two old women of one
-    name, in two towns of one novel) is the one who shares the story with the other: the
-    candidate with the most relations and shared events with them; with none or a tie, the
-    ambiguity stands (NotFound listing the candidates)."""
-    try:
-        a_id = provider.person_id(a)
-    except NotFound as exc:
-        if not exc.candidates:
-            raise
-        b_id = provider.person_id(b)
-        return _beside(provider, exc, b_id), b_id
-    try:
-        return a_id, provider.person_id(b)
-    except NotFound as exc:
-        if not exc.candidates:
-            raise
-        return a_id, _beside(provider, exc, a_id)
-
-
-def _beside(provider: RelationProvider, exc: NotFound, other: str) -> str:
-    weights = []
-    for candidate in exc.candidates:
-        pair = provider.pair(candidate, other)
-        weights.append((len(pair.relations) + len(pair.shared_events), candidate))
-    weights.sort(reverse=True)
-    if not weights[0][0] or len(weights) > 1 and weights[0][0] == weights[1][0]:
-        raise exc
-    return weights[0][1]
