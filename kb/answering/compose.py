@@ -832,9 +832,15 @@ def compose_pair(ctx: _Ctx, began: bool = False) -> Draft:
     return w.draft()
 
 
+CAUSE_MARKS = ("因", "为", "替", "不平", "要挟", "妒", "嫉", "恨", "怕", "恐", "报仇", "陷害", "诬", "逼")
+"""Words by which a record's account gives a reason, not only the act (乙拿住书信要挟甲)."""
+
+
 def compose_pair_why(ctx: _Ctx) -> Draft:
-    """Why, of two people: the pair's record that holds the most of the question is the account
-    of the cause; the shared events before it follow, then the relations."""
+    """Why, of two people: the pair's record that holds the most of the question. When its
+    account gives a reason (`CAUSE_MARKS`) it is the answer, the events before it follow; when
+    it tells only the act, the events that led there (`_causes`) come first, the earliest as the
+    answer, then the act. Then the relations."""
     g = ctx.g
     pair = g.pair
     assert pair is not None
@@ -845,10 +851,21 @@ def compose_pair_why(ctx: _Ctx) -> Draft:
     if record is None:
         return compose_pair(ctx)
     w = _Writer()
-    w.add(f"原因：{_account(ctx, record)}", _record_quote(record))
     anchor = _act_event(ctx, record, weights)
-    if anchor is not None:
-        for event in _causes(ctx, pair, record, anchor):
+    causes = _causes(ctx, pair, record, anchor) if anchor is not None else []
+    account = _account(ctx, record)
+    if causes and not any(mark in account for mark in CAUSE_MARKS):
+        # the record tells the act only: the cause first, then what followed, then the act
+        first, *rest = causes
+        w.add(f"原因：第{first.chapter}回 {first.title}——{_short(first.summary, 90)}",
+              _record_quote(first))
+        for event in rest:
+            w.add(f"· 随后，第{event.chapter}回 {event.title}：{_short(event.summary)}",
+                  _record_quote(event))
+        w.add(f"· 于是：{account}", _record_quote(record))
+    else:
+        w.add(f"原因：{account}", _record_quote(record))
+        for event in causes:
             w.add(f"· 此前，第{event.chapter}回 {event.title}：{_short(event.summary)}",
                   _record_quote(event))
     for rel in _ordered_relations(pair, {r.id for r in g.plan_records}):
