@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -72,12 +73,19 @@ def test_a_rejected_question_is_exit_2_naming_the_field(api_data_dir: Path, api_
     assert "pydantic.dev" not in result.output
 
 
-def test_ask_starts_and_stops_the_embedded_store(tmp_path: Path, api_corpus: Corpus) -> None:
+def test_ask_starts_the_embedded_store_and_its_keeper_ends_it(tmp_path: Path,
+                                                              api_corpus: Corpus) -> None:
+    """The command leaves the server for the next command (`falkordb_linger`), then its keeper
+    stops it: no one has to."""
     save_corpus(api_corpus, store_dir(tmp_path, "shuihu"), {"chapters": sorted(API_CHAPTERS)})
-    response = ask_json(cli_env(tmp_path, None), QUESTION)
+    response = ask_json({**cli_env(tmp_path, None), "KBX_FALKORDB_LINGER": "0.5"}, QUESTION)
     assert response.status == "answered"
     assert (tmp_path / "falkordb").is_dir()
-    assert not (tmp_path / "falkordb" / "server.json").exists()  # stopped by the command
+    state = tmp_path / "falkordb" / "server.json"
+    deadline = time.monotonic() + 10
+    while state.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not state.exists()  # stopped by its keeper once the linger ran out
 
 
 def test_bench_ask_reports_latency_percentiles(api_data_dir: Path, api_falkordb: str,
