@@ -336,3 +336,18 @@ def test_numerals_read_as_the_book_writes_them() -> None:
     assert [numeral_value(x) for x in ("一百单八", "十五", "四十", "三千", "八百", "一万二千")] \
         == [108, 15, 40, 3000, 800, 12000]
     assert numeral_value("数") is None
+
+
+@pytest.mark.parametrize(("question", "holds"), [
+    ("晁盖死前说了什么？", "便教他做梁山泊主"),         # the speech before the death's passage
+    ("鲁智深圆寂前写了什么？", "錢塘江上潮信來"),       # the 颂 that follows 颂曰
+    ("一丈青嫁給了誰？", "王英"),                       # nickname, either script; the later spouse
+    ("武松在鸳鸯楼杀了哪些人？", "张都监"),             # the scene the question names
+])
+def test_last_words_marriages_and_scenes(service: AskService, question: str, holds: str) -> None:
+    r = service.ask(AskRequest(question=question))
+    head = "\n".join(r.answer.splitlines()[:3])
+    assert r.status == "answered" and holds in head, head
+    assert all(q.located for q in r.quotes)
+    if "鸳鸯楼" in question:
+        assert "西门庆" not in r.answer.splitlines()[0]  # not every kill of his life

@@ -233,6 +233,9 @@ def compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
             and len(plan.person_ids) == 1:
         # 某绰号叫什么名字, 甲的妻子叫什么名字: the person the plan resolved is the answer
         return compose_profile(people.people[plan.person_ids[0]], question)
+    if len(plan.person_ids) == 1 and any(w in asked for w in LAST_WORDS_ASK) \
+            and any(w in asked for w in SAID_ASK):
+        return compose_last_words(ctx, plan.person_ids[0])  # 甲死前说了什么
     if plan.asks in ("when", "chapter") and len(plan.person_ids) == 1 \
             and any(w in asked for w in DEATH_WORDS) \
             and all(any(d in w for d in DEATH_WORDS) for w in plan.focus):
@@ -1084,9 +1087,11 @@ def _done_to(ctx: _Ctx, person_id: str) -> list[tuple[str, Event]]:
     if timeline is None or not acts:
         return []
     done: dict[str, Event] = {}
-    for event in timeline.events:
-        if not any(p.person == person_id and acts & set(p.role) for p in event.participants):
-            continue
+    events = [e for e in timeline.events
+              if any(p.person == person_id and acts & set(p.role) for p in e.participants)]
+    where = {w[i:i + 2] for w in ctx.plan.focus for i in range(len(w) - 1)}
+    there = [e for e in events if any(b in f"{e.title}{e.place or ''}" for b in where)]
+    for event in there or events:  # 在鸳鸯楼杀了哪些人: the scene the question names
         for p in event.participants:
             if p.person != person_id and p.person not in done and _suffered(p.role, acts):
                 done[p.person] = event
@@ -1115,6 +1120,62 @@ def compose_done_to(ctx: _Ctx, person_id: str, done: Sequence[tuple[str, Event]]
     for event in {e.id: e for _, e in shown}.values():
         w.add(f"· 第{event.chapter}回 {event.title}：{_short(event.summary)}", _record_quote(event))
     return w.draft()
+LAST_WORDS_ASK = ("死前", "临死", "临终", "遗言", "圆寂前", "坐化前", "死之前")
+SAID_ASK = ("说", "写", "嘱", "言", "留下", "交代", "遗言")
+LAST_WORDS_SPAN = 4
+"""Sentences before the death's own quote searched for the last speech (from its opening 「), and
+sentences taken after a 颂曰 / 曰 that follows it."""
+
+
+VERSE_REACH = 8
+"""Characters after the death's quote within which a 颂曰 / 曰 opens what was written."""
+
+
+def _next_block_id(block_id: str) -> str:
+    """ch119_chunk_009 → ch119_chunk_010 (a chapter's blocks are numbered in order)."""
+    head, _, number = block_id.rpartition("_")
+    return f"{head}_{int(number) + 1:0{len(number)}d}" if number.isdigit() else block_id
+
+
+def compose_last_words(ctx: _Ctx, person_id: str) -> Draft:
+    """甲死前说了什么: the speech just before the passage of the death (the sentences before the
+    death state's quote in its block that hold a 「 or a 道), then the death itself."""
+    status, _ = _fate(ctx, person_id)
+    quote = _record_quote(status) if status is not None and "死" in status.value else None
+    block = ctx.block_of(quote[1]) if quote else None
+    if status is None or quote is None or block is None:
+        return compose_fate(ctx, [person_id])
+    said = sentences(block.text)
+    at = next((i for i, sentence in enumerate(said) if quote[0] in sentence), None)
+    if at is None:
+        return compose_fate(ctx, [person_id])
+    starts = [i for i in range(max(0, at - LAST_WORDS_SPAN), at) if "「" in said[i]]
+    spoken = [(x, block.id) for x in said[starts[-1]:at]] if starts else []
+    rest = block.text[block.text.find(quote[0]) + len(quote[0]):]
+    if "曰" in rest[:VERSE_REACH]:  # 颂曰: what was written follows the death
+        written = [(x, block.id) for x in said[at + 1:]]
+        after = ctx.block_of(_next_block_id(block.id)) if not written else None
+        written += [(x, after.id) for x in sentences(after.text)] if after else []
+        spoken = written[:LAST_WORDS_SPAN] or spoken
+    if not spoken:
+        return compose_fate(ctx, [person_id])
+    joined = [spoken[0]]
+    for text, chunk_id in spoken[1:]:  # sentences that follow each other are one quote
+        last, last_id = joined[-1]
+        whole = ctx.block_of(chunk_id)
+        if chunk_id == last_id and whole is not None and last + text in whole.text:
+            joined[-1] = (last + text, chunk_id)
+        else:
+            joined.append((text, chunk_id))
+    w = _Writer()
+    w.add(f"{ctx.name(person_id)}临终（第{status.chapter}回）：", joined[0])
+    for sentence in joined[1:]:
+        w.add("· ", sentence)
+    w.add(f"· {ctx.name(person_id)}的结局（第{status.chapter}回）：{status.value}。"
+          f"{_short(status.description, 90)}", quote)
+    return w.draft()
+
+
 DYING_ROLES = ("死", "亡", "被杀", "被害", "中箭", "中毒", "受伤")
 """A participant role of someone who dies in the event, or takes the wound that kills (死者, 阵亡者,
 被杀者, 中箭者, 受伤者 in the chapter of the death)."""

@@ -119,6 +119,10 @@ def _sources(records: Sequence[Record]) -> list[tuple[str, str]]:
     return out
 
 
+LATEST_WINS = frozenset({"spouse"})
+"""Relation types of which a person's latest is the one asked for (嫁给了谁)."""
+
+
 class EvidencePipeline:
     """Plan → knowledge → graph pointers → lexical fill → packing; shared by /ask and eval."""
 
@@ -150,17 +154,24 @@ class EvidencePipeline:
                   ) -> str | None:
         """The one person linked to `person_id` by a relation of this type whose name holds no
         excluded character (弟弟: not a sworn sister 某三娘; 母亲: not 某太公); among several,
-        the one whose name holds a hint character (某某之母 for 老娘), if exactly one does."""
+        the one whose name holds a hint character (某某之母 for 老娘), if exactly one does; among
+        several spouses, the latest (a betrothal broken by a death, then a marriage)."""
         try:
             neighbors = self._neighbors(person_id)
         except NotFound:
             return None
-        found = [n.person for n in neighbors if any(r.type == relation_type for r in n.relations)]
+        linked = [n for n in neighbors if any(r.type == relation_type for r in n.relations)]
         if exclude:  # a father is never the answer to 母亲, a sworn sister never to 弟弟
-            found = [p for p in found if not any(ch in p.name for ch in exclude)]
-        if len(found) > 1 and hint:
-            found = [p for p in found if any(ch in n for n in [p.name, *p.aliases] for ch in hint)]
-        return found[0].id if len(found) == 1 else None
+            linked = [n for n in linked if not any(ch in n.person.name for ch in exclude)]
+        if len(linked) > 1 and hint:
+            linked = [n for n in linked
+                      if any(ch in name for name in [n.person.name, *n.person.aliases] for ch in hint)]
+        if len(linked) > 1 and relation_type in LATEST_WINS:  # betrothed to one, married another
+            begun = [(min((s.chapter or 0) for r in n.relations if r.type == relation_type
+                          for s in r.sources[:1]), n) for n in linked]
+            latest = max(c for c, _ in begun)
+            linked = [n for c, n in begun if c == latest]
+        return linked[0].person.id if len(linked) == 1 else None
 
     def gather(self, question: str, retriever: Retriever, options: SearchOptions,
                previous: Sequence[str] = (), knowledge_budget: int | None = None) -> Gathered:

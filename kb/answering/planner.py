@@ -75,7 +75,8 @@ KIN_WORDS = {"老婆": _SPOUSE, "妻子": _SPOUSE, "娘子": _SPOUSE, "浑家": 
              "媳妇": _SPOUSE, "丈夫": _SPOUSE, "老公": _SPOUSE, "丈人": _IN_LAW, "岳父": _IN_LAW,
              "泰山": _IN_LAW, "哥哥": _SIBLING, "兄长": _SIBLING, "弟弟": _SIBLING,
              "兄弟": _SIBLING, "母亲": _PARENT, "老娘": _PARENT, "父亲": _PARENT, "老爹": _PARENT,
-             "爹": _PARENT, "儿子": _PARENT, "女儿": _PARENT}
+             "爹": _PARENT, "儿子": _PARENT, "女儿": _PARENT, "嫁给": _SPOUSE, "嫁与": _SPOUSE,
+             "嫁了": _SPOUSE, "娶了": _SPOUSE, "娶的": _SPOUSE}
 """Kinship words after a name, and the relation types that lead to the relative, tried in order
 (甲的父亲: the father is linked by parent_child; the older bundles wrote family)."""
 KIN_AFTER = re.compile("^(?:的|他|她|之)?(" + "|".join(sorted(KIN_WORDS, key=len, reverse=True))
@@ -312,6 +313,16 @@ def _kin(question: str, found: list[tuple[str, str]], kin_of: KinLookup | None,
     return list(dict.fromkeys(out))
 
 
+def _asks_the_relative(text: str, written: str) -> bool:
+    """甲嫁给了谁, 甲的丈夫是谁: the question ends on the kinship word and 谁 — the relative is what
+    is asked (甲的老婆跟谁私通 asks someone else)."""
+    key = normalize(written)
+    if not key.endswith(tuple(KIN_WORDS)):
+        return False
+    rest = normalize(text).split(key, 1)[-1]
+    return rest.strip("了是的呢啊呀") == "谁"
+
+
 def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str] = (),
                       kin_of: KinLookup | None = None, place_chars: str = "") -> Plan:
     """Decide the kind and the people of a question (rules in the module docstring)."""
@@ -349,6 +360,9 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
         kind = "open"
         asks, detail = _ask(simplified, kind, len(ids), bare)
     moment = _moment(simplified, cleaned, every_name, place_chars) if ids else None
+    if asks == "who" and len(ids) == 1 and any(_asks_the_relative(simplified, written)
+                                               for _, written in found):
+        asks = "identity"  # 甲嫁给了谁: the relative the plan resolved is the one asked for
     return Plan(kind, ids, names, cleaned, follow_up, asks, moment, focus, detail,
                 tuple(unresolved))
 
