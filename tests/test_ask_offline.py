@@ -351,3 +351,12 @@ def test_last_words_marriages_and_scenes(service: AskService, question: str, hol
     assert all(q.located for q in r.quotes)
     if "鸳鸯楼" in question:
         assert "西门庆" not in r.answer.splitlines()[0]  # not every kill of his life
+
+
+def test_a_teacher_is_the_one_who_taught(service: AskService) -> None:
+    """师父 / 徒弟 follow the relation's direction: 林冲 taught 曹正, so 林冲's 师父 is no one on
+    record, and 史进's is his first teacher, 王进 (not 李忠)."""
+    assert service.ask(AskRequest(question="史进的师父是谁？")).answer.startswith("王进")
+    assert service.ask(AskRequest(question="林冲的徒弟是谁？")).answer.startswith("曹正")
+    r = service.ask(AskRequest(question="林冲的师父是谁？"))
+    assert r.status == "insufficient" and "师父" in (r.reason or ""), r.reason

@@ -76,7 +76,7 @@ MIN_QUANTITY_COVERAGE = 0.1
 MIN_CHAR_SHARE = 0.5
 """A sentence about the named people that gives a number with the asked unit answers a how-many
 question when it holds this much of the question's content weight."""
-PAIR_FACT_ASKS = frozenset({"who", "where", "when", "how_many", "name", "made_of"})
+PAIR_FACT_ASKS = frozenset({"who", "where", "when", "chapter", "how_many", "name", "made_of"})
 """Asked of two people with content of its own, these want one fact, not the pair's story."""
 END_CHARS = "死亡寂化终葬"
 """A focus word holding one of these still asks how the person ended (怎么圆寂的); any other
@@ -547,9 +547,12 @@ def _lead(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str
             return f"在{place}{where}。{_short(record.summary)}", quote, True
         if place:
             return f"在{place}。", quote, False
-    if plan.asks == "when" and isinstance(record, Event | State):
+    if plan.asks in ("when", "chapter") and isinstance(record, Event | State):
         title = record.title if isinstance(record, Event) else record.value
         return f"第{record.chapter}回：{title}。", quote, False
+    if plan.asks in ("when", "chapter") and isinstance(record, Relation) and record.sources \
+            and record.sources[0].chapter is not None:  # where the relation (the act) begins
+        return f"第{record.sources[0].chapter}回：{_record_line(ctx, record)}", quote, True
     if plan.asks == "how_many":
         return _number(ctx, record, best)
     if plan.asks == "name":

@@ -5,7 +5,7 @@ for, and those move up the lexical order. `kbx eval --strategy kb` evaluates exa
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -119,8 +119,9 @@ def _sources(records: Sequence[Record]) -> list[tuple[str, str]]:
     return out
 
 
-LATEST_WINS = frozenset({"spouse"})
-"""Relation types of which a person's latest is the one asked for (嫁给了谁)."""
+WHICH_ONE: dict[str, Callable[[Iterable[int]], int]] = {"spouse": max, "master_disciple": min}
+"""Among several relatives of one type, the one asked for: the latest spouse (嫁给了谁: a
+betrothal, then the marriage), the first master (the teacher who made him)."""
 
 
 class EvidencePipeline:
@@ -155,22 +156,26 @@ class EvidencePipeline:
         """The one person linked to `person_id` by a relation of this type whose name holds no
         excluded character (弟弟: not a sworn sister 某三娘; 母亲: not 某太公); among several,
         the one whose name holds a hint character (某某之母 for 老娘), if exactly one does; among
-        several spouses, the latest (a betrothal broken by a death, then a marriage)."""
+        several spouses or masters, the one `WHICH_ONE` says."""
         try:
             neighbors = self._neighbors(person_id)
         except NotFound:
             return None
-        linked = [n for n in neighbors if any(r.type == relation_type for r in n.relations)]
+        relation_type, side = relation_type.rstrip("<>"), relation_type[-1:]
+        linked = [n for n in neighbors if any(
+            r.type == relation_type and (side not in "<>" or not side
+                                         or (r.source if side == ">" else r.target) == n.person.id)
+            for r in n.relations)]
         if exclude:  # a father is never the answer to 母亲, a sworn sister never to 弟弟
             linked = [n for n in linked if not any(ch in n.person.name for ch in exclude)]
         if len(linked) > 1 and hint:
             linked = [n for n in linked
                       if any(ch in name for name in [n.person.name, *n.person.aliases] for ch in hint)]
-        if len(linked) > 1 and relation_type in LATEST_WINS:  # betrothed to one, married another
+        if len(linked) > 1 and relation_type in WHICH_ONE:  # betrothed to one, married another
             begun = [(min((s.chapter or 0) for r in n.relations if r.type == relation_type
                           for s in r.sources[:1]), n) for n in linked]
-            latest = max(c for c, _ in begun)
-            linked = [n for c, n in begun if c == latest]
+            chosen = WHICH_ONE[relation_type](c for c, _ in begun)
+            linked = [n for c, n in begun if c == chosen]
         return linked[0].person.id if len(linked) == 1 else None
 
     def gather(self, question: str, retriever: Retriever, options: SearchOptions,

@@ -71,12 +71,16 @@ _SPOUSE = ("spouse",)
 _IN_LAW = ("father_in_law",)
 _SIBLING = ("siblings", "family")
 _PARENT = ("parent_child", "family")
+_MASTER = ("master_disciple>",)
+_DISCIPLE = ("master_disciple<",)
+"""A directed kin: `>` the relative is the relation's source (甲的师父 teaches 甲), `<` its target."""
 KIN_WORDS = {"老婆": _SPOUSE, "妻子": _SPOUSE, "娘子": _SPOUSE, "浑家": _SPOUSE, "夫人": _SPOUSE,
              "媳妇": _SPOUSE, "丈夫": _SPOUSE, "老公": _SPOUSE, "丈人": _IN_LAW, "岳父": _IN_LAW,
              "泰山": _IN_LAW, "哥哥": _SIBLING, "兄长": _SIBLING, "弟弟": _SIBLING,
              "兄弟": _SIBLING, "母亲": _PARENT, "老娘": _PARENT, "父亲": _PARENT, "老爹": _PARENT,
              "爹": _PARENT, "儿子": _PARENT, "女儿": _PARENT, "嫁给": _SPOUSE, "嫁与": _SPOUSE,
-             "嫁了": _SPOUSE, "娶了": _SPOUSE, "娶的": _SPOUSE}
+             "嫁了": _SPOUSE, "娶了": _SPOUSE, "娶的": _SPOUSE, "师父": _MASTER, "师傅": _MASTER,
+             "徒弟": _DISCIPLE}
 """Kinship words after a name, and the relation types that lead to the relative, tried in order
 (甲的父亲: the father is linked by parent_child; the older bundles wrote family)."""
 KIN_AFTER = re.compile("^(?:的|他|她|之)?(" + "|".join(sorted(KIN_WORDS, key=len, reverse=True))

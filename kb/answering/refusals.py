@@ -267,6 +267,8 @@ def missing_part(plan: Plan, sentences: Sequence[str], record_people: Iterable[s
             "做的" if not plan.detail.material else "")
     if plan.asks == "name" and plan.kin:
         return f"书中没有写{who}的{plan.kin[0]}叫什么名字"
+    if plan.asks in ("who", "identity") and plan.kin:  # 甲的师父是谁: no one on record
+        return f"书中没有写{who}的{plan.kin[0]}是谁"
     if plan.asks == "name" and (plan.detail.role or "") in NAME_KINDS:
         return None if kind_of_name(plan, texts) else f"书中没有写{who}的{plan.detail.role}"
     if plan.asks == "name" and _asked_person(plan, named, people) is None \
