@@ -360,3 +360,11 @@ def test_a_teacher_is_the_one_who_taught(service: AskService) -> None:
     assert service.ask(AskRequest(question="林冲的徒弟是谁？")).answer.startswith("曹正")
     r = service.ask(AskRequest(question="林冲的师父是谁？"))
     assert r.status == "insufficient" and "师父" in (r.reason or ""), r.reason
+
+
+def test_a_name_two_people_bear_is_the_one_beside_the_other(service: AskService) -> None:
+    """Two women are called 王婆: asked with 宋江 it is 郓城's matchmaker, with 武松 阳谷's."""
+    assert service.ask(AskRequest(question="宋江和王婆是什么关系？")).plan.person_ids \
+        == ["song_jiang", "wang_po_2"]
+    assert service.ask(AskRequest(question="武松和王婆是什么关系？")).plan.person_ids \
+        == ["wu_song", "wang_po"]

@@ -6,10 +6,11 @@ for, and those move up the lexical order. `kbx eval --strategy kb` evaluates exa
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from core.errors import NotFound
+from core.text import normalize
 from kb.answering.chapters import ChapterMatch, ChapterTitles
 from kb.answering.expansion import expansions_for
 from kb.answering.planner import PeopleIndex, Plan, plan_for_question
@@ -148,8 +149,31 @@ class EvidencePipeline:
         self.rendered: dict[str, str] = {}
 
     def plan(self, question: str, previous: Sequence[str] = ()) -> Plan:
-        return plan_for_question(question, self.people, previous, self._relative,
+        plan = plan_for_question(question, self.people, previous, self._relative,
                                  self.profile.place_chars)
+        return self._beside(plan) if plan.kind == "pair" else plan
+
+    def _beside(self, plan: Plan) -> Plan:
+        """In a pair, a name several people bear is the one who shares the story with the other
+        (甲和丙婆 is the 丙婆 甲 knows, 乙和丙婆 the other), by relations and shared events."""
+        ids = list(plan.person_ids[:2])
+        for i, person_id in enumerate(ids):
+            bearers = self.people.homonyms.get(normalize(self.people.people[person_id].name))
+            if not bearers:
+                continue
+            other = ids[1 - i]
+            weights = []
+            for candidate in bearers:
+                try:
+                    pair = self.pair_of(candidate, other)
+                except NotFound:
+                    continue
+                weights.append((len(pair.relations) + len(pair.shared_events), candidate))
+            if weights:
+                ids[i] = max(weights)[1]
+        if ids == plan.person_ids[:2]:
+            return plan
+        return replace(plan, person_ids=ids, names=[self.people.people[p].name for p in ids])
 
     def _relative(self, person_id: str, relation_type: str, hint: str = "", exclude: str = ""
                   ) -> str | None:

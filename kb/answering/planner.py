@@ -235,6 +235,10 @@ class PeopleIndex:
             primary.setdefault(normalize(person.name), person.id)
             for name in person.aliases:
                 holders.setdefault(normalize(name), set()).add(person.id)
+        bearers: dict[str, list[str]] = {}
+        for person in ordered:
+            bearers.setdefault(normalize(person.name), []).append(person.id)
+        index.homonyms = {k: tuple(ids) for k, ids in bearers.items() if len(ids) > 1}
         for key, person_id in primary.items():
             if len(key) >= 2:
                 index.names[key] = person_id
@@ -245,6 +249,9 @@ class PeopleIndex:
         return index
 
     longest: int = 0
+    homonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """A name several people bear (two women called 甲婆) → their ids; the name finds the first of them, and
+    the evidence step picks, in a pair, the one beside the other person."""
     _found: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict, repr=False)
     """Texts already searched (a question is searched by the planner, the evidence step and the
     composer; a record's text again for every question it answers). Bounded by `FOUND_CACHE`."""
