@@ -368,3 +368,9 @@ def test_a_name_two_people_bear_is_the_one_beside_the_other(service: AskService)
         == ["song_jiang", "wang_po_2"]
     assert service.ask(AskRequest(question="武松和王婆是什么关系？")).plan.person_ids \
         == ["wu_song", "wang_po"]
+
+
+def test_whom_someone_met_at_a_place_is_who_was_there(service: AskService) -> None:
+    r = service.ask(AskRequest(question="武松在十字坡遇到了谁？"))
+    first = r.answer.splitlines()[0]
+    assert "孙二娘" in first and "张青" in first and "武大" not in first, first

@@ -1098,6 +1098,13 @@ def _done_to(ctx: _Ctx, person_id: str) -> list[tuple[str, Event]]:
         for p in event.participants:
             if p.person != person_id and p.person not in done and _suffered(p.role, acts):
                 done[p.person] = event
+    if not done and any(m in to_simplified(ctx.plan.cleaned) for m in MEETING_WORDS):
+        # 甲在某处遇到了谁: everyone in 甲's scenes at the place the question names
+        for event in (e for e in timeline.events
+                      if any(b in f"{e.title}{e.place or ''}" for b in where)):
+            for p in event.participants:
+                if p.person != person_id and p.person not in done:
+                    done[p.person] = event
     return list(done.items())
 
 
