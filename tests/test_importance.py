@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from kb.knowledge.bundle import KnowledgeBundle
-from kb.knowledge.importance import in_headline, named_in_profile
+from kb.knowledge.importance import in_headline, name_keys, named_in_profile
 from providers.memory import MemoryProvider
 
 
 def test_a_headline_shares_an_act_with_the_chapter_title_not_a_name() -> None:
-    names = ["甲某", "乙某", "丙行者"]
+    names = name_keys(["甲某", "乙某", "丙行者"])
     assert in_headline("甲某血溅丁楼", "第九回　乙某血溅丁楼　丙行者夜走戊岭", names)
     assert not in_headline("丙行者杀道人", "第九回　乙某血溅丁楼　丙行者夜走戊岭", names)
     assert not in_headline("甲某乙某奏捷", "第九回　甲某乙某同心", names)  # names alone

@@ -38,11 +38,17 @@ HEADLINE_CHARS = 4
 a name (丙行者), not an act."""
 
 
-def in_headline(title: str, headline: str, names: Iterable[str]) -> bool:
+def name_keys(names: Iterable[str]) -> list[str]:
+    """The names as `in_headline` strips them: simplified, two characters or more, longest
+    first. Made once per bundle, not once per event."""
+    return sorted({k for k in map(to_simplified, names) if len(k) >= 2}, key=len, reverse=True)
+
+
+def in_headline(title: str, headline: str, keys: Sequence[str]) -> bool:
     """The event's title and the chapter's share a run of `HEADLINE_CHARS` or more characters
-    that is not made of names alone (甲某乙某 is two people, not what happened)."""
+    that is not made of names alone (甲某乙某 is two people, not what happened); `keys` from
+    `name_keys`."""
     title, headline = to_simplified(title), to_simplified(headline)
-    keys = sorted({k for k in map(to_simplified, names) if len(k) >= 2}, key=len, reverse=True)
     for size in range(len(title), HEADLINE_CHARS - 1, -1):
         for start in range(len(title) - size + 1):
             run = title[start:start + size]
@@ -61,6 +67,6 @@ def mark_headlines(events: Sequence[Event], chapters: Sequence[ChapterSummary],
                    people: Sequence[Person]) -> list[Event]:
     """The events with `headline` set from their chapter's title (others unchanged)."""
     titles = {c.chapter: c.title for c in chapters}
-    names = [n for p in people for n in p.all_names]
-    return [e.model_copy(update={"headline": in_headline(e.title, titles[e.chapter], names)})
+    keys = name_keys(n for p in people for n in p.all_names)
+    return [e.model_copy(update={"headline": in_headline(e.title, titles[e.chapter], keys)})
             if e.chapter in titles else e for e in events]
