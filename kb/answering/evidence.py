@@ -17,6 +17,7 @@ from kb.answering.planner import PeopleIndex, Plan, plan_for_question
 from kb.answering.record_search import KnowledgeHit, KnowledgeIndex
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.models import Event, Person, Record
+from kb.knowledge.names import beside
 from kb.knowledge.profile import CorpusProfile
 from kb.knowledge.protocol import RelationProvider
 from kb.knowledge.views import Journey, Pair, SourceView, Timeline
@@ -159,18 +160,11 @@ class EvidencePipeline:
         ids = list(plan.person_ids[:2])
         for i, person_id in enumerate(ids):
             bearers = self.people.homonyms.get(normalize(self.people.people[person_id].name))
-            if not bearers:
-                continue
-            other = ids[1 - i]
-            weights = []
-            for candidate in bearers:
+            if bearers:
                 try:
-                    pair = self.pair_of(candidate, other)
-                except NotFound:
+                    ids[i] = beside(self.pair_of, bearers, ids[1 - i]) or person_id
+                except NotFound:  # a bearer the store does not hold: keep the planner's
                     continue
-                weights.append((len(pair.relations) + len(pair.shared_events), candidate))
-            if weights:
-                ids[i] = max(weights)[1]
         if ids == plan.person_ids[:2]:
             return plan
         return replace(plan, person_ids=ids, names=[self.people.people[p].name for p in ids])

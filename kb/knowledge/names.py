@@ -11,7 +11,7 @@ or that it contains, then the closest by `difflib` among the names sharing a cha
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -209,21 +209,27 @@ def pair_ids(provider: PairSource, a: str, b: str) -> tuple[str, str]:
         if not exc.candidates:
             raise
         b_id = provider.person_id(b)
-        return _beside(provider, exc, b_id), b_id
+        return _chosen(beside(provider.pair, exc.candidates, b_id), exc), b_id
     try:
         return a_id, provider.person_id(b)
     except NotFound as exc:
         if not exc.candidates:
             raise
-        return a_id, _beside(provider, exc, a_id)
+        return a_id, _chosen(beside(provider.pair, exc.candidates, a_id), exc)
 
 
-def _beside(provider: PairSource, exc: NotFound, other: str) -> str:
-    weights = []
-    for candidate in exc.candidates:
-        pair = provider.pair(candidate, other)
-        weights.append((len(pair.relations) + len(pair.shared_events), candidate))
-    weights.sort(reverse=True)
-    if not weights[0][0] or len(weights) > 1 and weights[0][0] == weights[1][0]:
-        raise exc
+def beside(pair_of: Callable[[str, str], Pair], candidates: Iterable[str], other: str
+           ) -> str | None:
+    """Among people of one name, the one who shares the story with `other`: the most relations
+    and shared events with them; None with none or a tie (the planner asks it too)."""
+    weights = sorted(((len(p.relations) + len(p.shared_events), c)
+                      for c in candidates for p in [pair_of(c, other)]), reverse=True)
+    if not weights or not weights[0][0] or len(weights) > 1 and weights[0][0] == weights[1][0]:
+        return None
     return weights[0][1]
+
+
+def _chosen(found: str | None, ambiguity: NotFound) -> str:
+    if found is None:
+        raise ambiguity
+    return found
