@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from core.text import is_cjk, normalize, to_simplified
 from ingest.chunking import Block
+from ingest.chunking import chunk_id as block_id_of
 from kb.answering.answer_models import StageNote
 from kb.answering.coverage import Coverage, _forms, best_sentences, question_weights
 from kb.answering.evidence import Gathered
@@ -622,11 +623,15 @@ def _who(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str]
     return ""
 
 
-def _book_words(focus: Sequence[str], wordings: Mapping[str, Sequence[str]]) -> set[str]:
-    """The novel's wordings (two characters or more) of the reader's words inside the focus
-    (离开梁山 holds 离开 → 辞别, 离了)."""
-    return {w for key, forms in wordings.items() if any(key in word for word in focus)
+def _book_words(texts: Sequence[str], wordings: Mapping[str, Sequence[str]]) -> set[str]:
+    """The novel's wordings (two characters or more) of the reader's words (two or more) inside
+    the texts (离开梁山 holds 离开 → 辞别, 离了; 甲一天能走 holds 一天 → 一日)."""
+    return {w for key, forms in wordings.items() if len(key) >= 2 and any(key in t for t in texts)
             for w in forms if len(w) >= 2}
+
+
+def _bigrams(words: Sequence[str]) -> set[str]:
+    return {w[i:i + 2] for w in words for i in range(len(w) - 1)}
 
 
 def _headline_holds(record: Record, focus: Sequence[str]) -> bool:
@@ -636,7 +641,7 @@ def _headline_holds(record: Record, focus: Sequence[str]) -> bool:
     headline = (record.title if isinstance(record, Event) else record.value
                 if isinstance(record, State) else record.label if isinstance(record, Relation)
                 else "")
-    return any(word[i:i + 2] in headline for word in focus for i in range(len(word) - 1))
+    return any(b in headline for b in _bigrams(focus))
 
 
 def _place_then(ctx: _Ctx, record: Record | None) -> str | None:
@@ -707,10 +712,8 @@ def _quantity_after_act(ctx: _Ctx, best: Sequence[tuple[float, str, str]]
     """A quantity the asked act governs: a sentence where the question's verb, or the book's
     word for it, stands just before the number (开价 → 要卖三千贯), whatever else the sentence
     counts (the coins he cut, 二十文, are counted by another act)."""
-    focus, asked = ctx.plan.focus, to_simplified(ctx.plan.cleaned)
-    acts = {w[i:i + 2] for w in focus for i in range(len(w) - 1)}
-    acts |= {w for key, forms in ctx.g.profile.wordings.items()
-             if len(key) >= 2 and key in asked for w in forms if len(w) >= 2}
+    acts = _bigrams(ctx.plan.focus) | _book_words([to_simplified(ctx.plan.cleaned)],
+                                                  ctx.g.profile.wordings)
     if not acts:
         return None
     pattern = quantity_pattern(ctx.plan)
@@ -1092,7 +1095,7 @@ def _done_to(ctx: _Ctx, person_id: str) -> list[tuple[str, Event]]:
     done: dict[str, Event] = {}
     events = [e for e in timeline.events
               if any(p.person == person_id and acts & set(p.role) for p in e.participants)]
-    where = {w[i:i + 2] for w in ctx.plan.focus for i in range(len(w) - 1)}
+    where = _bigrams(ctx.plan.focus)
     there = [e for e in events if any(b in f"{e.title}{e.place or ''}" for b in where)]
     for event in there or events:  # 在鸳鸯楼杀了哪些人: the scene the question names
         for p in event.participants:
@@ -1141,12 +1144,6 @@ VERSE_REACH = 8
 """Characters after the death's quote within which a 颂曰 / 曰 opens what was written."""
 
 
-def _next_block_id(block_id: str) -> str:
-    """ch119_chunk_009 → ch119_chunk_010 (a chapter's blocks are numbered in order)."""
-    head, _, number = block_id.rpartition("_")
-    return f"{head}_{int(number) + 1:0{len(number)}d}" if number.isdigit() else block_id
-
-
 def compose_last_words(ctx: _Ctx, person_id: str) -> Draft:
     """甲死前说了什么: the speech just before the passage of the death (the sentences before the
     death state's quote in its block that hold a 「 or a 道), then the death itself."""
@@ -1164,7 +1161,7 @@ def compose_last_words(ctx: _Ctx, person_id: str) -> Draft:
     rest = block.text[block.text.find(quote[0]) + len(quote[0]):]
     if "曰" in rest[:VERSE_REACH]:  # 颂曰: what was written follows the death
         written = [(x, block.id) for x in said[at + 1:]]
-        after = ctx.block_of(_next_block_id(block.id)) if not written else None
+        after = ctx.block_of(block_id_of(block.chapter, block.index + 1)) if not written else None
         written += [(x, after.id) for x in sentences(after.text)] if after else []
         spoken = written[:LAST_WORDS_SPAN] or spoken
     if not spoken:
