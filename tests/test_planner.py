@@ -117,3 +117,22 @@ def test_words_are_cut_in_a_fixed_order() -> None:
     from kb.answering.planner import _strip_words
 
     assert _strip_words("是什么人", ["什么人", "是什么"]) == _strip_words("是什么人", ["是什么", "什么人"])
+
+
+@pytest.mark.parametrize(("question", "flag"), [
+    ("林冲在哪里遇到鲁智深？", "meeting"), ("李逵杀了谁？", "whom"), ("林冲杀了哪些人？", "whom"),
+    ("晁盖死前说了什么？", "last_words"), ("晁盖是什么时候死的？", "death"),
+])
+def test_kinds_answered_their_own_way_are_decided_in_the_plan(index: PeopleIndex, question: str,
+                                                               flag: str) -> None:
+    detail = plan_for_question(question, index).detail
+    assert getattr(detail, flag), detail
+    others = {"meeting", "whom", "last_words", "death"} - {flag}
+    assert not any(getattr(detail, f) for f in others), detail
+
+
+def test_the_actor_asked_is_not_whom() -> None:
+    """谁杀了甲 and 甲被谁杀 ask who acted; only 甲杀了谁 asks whom 甲 acted on."""
+    from kb.answering.planner import _asks_whom
+    assert _asks_whom("李逵杀了谁", ["李逵"])
+    assert not _asks_whom("谁杀了李逵", ["李逵"]) and not _asks_whom("李逵被谁杀了", ["李逵"])

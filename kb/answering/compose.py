@@ -209,11 +209,9 @@ def compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
         return Draft("insufficient", "", problem + "。")
     ctx = _Ctx(g, block_of, people, df, n_docs)
     fate = plan.moment == "ended" and _about_the_end(plan)
-    asked = to_simplified(question)
-    meeting = any(m in asked for m in MEETING_WORDS) and all(
-        any(m in w for m in MEETING_WORDS) for w in plan.focus)
+    detail = plan.detail
     if plan.kind == "pair" and g.pair is not None and (g.pair.relations or g.pair.shared_events):
-        if meeting and plan.asks in ("where", "when", "chapter"):  # 甲在哪里遇到乙
+        if detail.meeting and plan.asks in ("where", "when", "chapter"):  # 甲在哪里遇到乙
             return _with_passages(compose_pair(ctx, began=True), ctx)
         if plan.asks == "chapter" and g.chapter is not None and plan.moment != "began":
             return compose_chapter(ctx)  # 第一次见面是第几回: the pair's first meeting, below
@@ -234,12 +232,9 @@ def compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
             and len(plan.person_ids) == 1:
         # 某绰号叫什么名字, 甲的妻子叫什么名字: the person the plan resolved is the answer
         return compose_profile(people.people[plan.person_ids[0]], question)
-    if len(plan.person_ids) == 1 and any(w in asked for w in LAST_WORDS_ASK) \
-            and any(w in asked for w in SAID_ASK):
+    if detail.last_words:
         return compose_last_words(ctx, plan.person_ids[0])  # 甲死前说了什么
-    if plan.asks in ("when", "chapter") and len(plan.person_ids) == 1 \
-            and any(w in asked for w in DEATH_WORDS) \
-            and all(any(d in w for d in DEATH_WORDS) for w in plan.focus):
+    if detail.death:
         return compose_fate(ctx, plan.person_ids)  # 甲是什么时候死的: the chapter of the end
     if plan.asks == "chapter" and g.chapter is not None:
         return compose_chapter(ctx)
@@ -247,12 +242,10 @@ def compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
         return compose_fate(ctx, plan.person_ids[:1])
     if plan.moment == "began" and g.temporal and plan.asks in ("how", "what"):
         return compose_temporal(ctx)
-    whom = plan.asks == "who" and len(plan.person_ids) == 1 and not plan.detail.passive \
-        and _asks_whom(question, ctx.all_names)
-    if plan.asks == "who" and len(plan.person_ids) == 1 and not whom and (
+    if plan.asks == "who" and len(plan.person_ids) == 1 and not detail.whom and (
             any(word.endswith("死") for word in plan.focus) or _acts(ctx) & KILLING):
         return compose_killer(ctx, plan.person_ids[0])  # 甲被谁害死的, 谁杀了甲
-    if whom:
+    if detail.whom:
         done = _done_to(ctx, plan.person_ids[0])
         if done:
             return compose_done_to(ctx, plan.person_ids[0], done)
@@ -778,12 +771,6 @@ def _first_event(pair: Pair) -> EventView | None:
     return pair.shared_events[0] if pair.shared_events else None
 
 
-MEETING_WORDS = ("遇到", "遇见", "相遇", "碰到", "碰见", "见到", "见面", "相见", "认识", "结识",
-                 "相识", "初见", "初会")
-"""A pair's where / when / which chapter with only these asks where the two met."""
-DEATH_WORDS = ("死", "去世", "身亡", "阵亡", "圆寂", "坐化")
-
-
 def compose_pair(ctx: _Ctx, began: bool = False) -> Draft:
     """What the two are to each other and where it began; then the relations, each with the
     chapter it began in; then the shared events that matter, in book order, the rest counted.
@@ -1071,20 +1058,6 @@ ROLE_FORM_CHARS = frozenset("人者")
 """Characters of every role word (杀人者, 寻人者) and of 哪些人: never the act itself."""
 
 
-def _asks_whom(question: str, names: Sequence[str]) -> bool:
-    """甲杀了谁: the named one acts and the asked one comes after the act (谁杀了甲 and 甲被谁杀
-    ask the actor: `_actor_record`)."""
-    asked = to_simplified(question)
-    where = [asked.find(k) for k in map(to_simplified, names) if len(k) >= 2 and k in asked]
-    if not where:
-        return False
-    before, after = asked[:min(where)], asked[min(where):]
-    return any(w in after for w in WHOM_WORDS) and "被" not in after \
-        and not any(w in before for w in WHOM_WORDS)
-
-
-WHOM_WORDS = ("谁", "哪些人", "哪个人", "什么人", "哪几个", "哪几人")
-
 def _done_to(ctx: _Ctx, person_id: str) -> list[tuple[str, Event]]:
     """The people the named person did the asked act to (甲杀了谁 → each 被杀者 of the events
     where 甲's own role holds 杀), first time each, in book order."""
@@ -1101,7 +1074,7 @@ def _done_to(ctx: _Ctx, person_id: str) -> list[tuple[str, Event]]:
         for p in event.participants:
             if p.person != person_id and p.person not in done and _suffered(p.role, acts):
                 done[p.person] = event
-    if not done and any(m in to_simplified(ctx.plan.cleaned) for m in MEETING_WORDS):
+    if not done and ctx.plan.detail.meeting:
         # 甲在某处遇到了谁: everyone in 甲's scenes at the place the question names
         for event in (e for e in timeline.events
                       if any(b in f"{e.title}{e.place or ''}" for b in where)):
@@ -1133,8 +1106,6 @@ def compose_done_to(ctx: _Ctx, person_id: str, done: Sequence[tuple[str, Event]]
     for event in {e.id: e for _, e in shown}.values():
         w.add(f"· 第{event.chapter}回 {event.title}：{_short(event.summary)}", _record_quote(event))
     return w.draft()
-LAST_WORDS_ASK = ("死前", "临死", "临终", "遗言", "圆寂前", "坐化前", "死之前")
-SAID_ASK = ("说", "写", "嘱", "言", "留下", "交代", "遗言")
 LAST_WORDS_SPAN = 4
 """Sentences before the death's own quote searched for the last speech (from its opening 「), and
 sentences taken after a 颂曰 / 曰 that follows it."""

@@ -31,14 +31,16 @@ question's words again:
 - `focus`: the content words of the question — names, nicknames, asking words and frame words
   (按阶段, 讲讲, 经历 …) taken out; what the evidence must hold, and what a refusal names.
 - `detail`: what the kind of answer needs — the unit and noun of a quantity (几只老虎), the role
-  whose name is asked (那个汉子), the thing and the material (哨棒, 木头).
+  whose name is asked (那个汉子), the thing and the material (哨棒, 木头); and the kinds answered
+  their own way: where two met (`meeting`), whom someone acted on (`whom`: 甲杀了谁), last words
+  (`last_words`), the chapter of a death (`death`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from core.text import is_cjk, normalize, normalize_with_offsets
@@ -196,6 +198,15 @@ class AskDetail:
     measure: str | None = None
     """The units a how-far / how-heavy / how-long asks in (多远 → 里, 多重 → 斤): 多远 with no
     unit must not take the 一 of 初一日."""
+    meeting: bool = False
+    """Asked of two people where, when or in which chapter they met (甲在哪里遇到乙): the first
+    meeting, not a scene; of one person, whom they met at a place."""
+    whom: bool = False
+    """甲杀了谁: the named one acts and the asked one comes after the act (谁杀了甲 asks the actor)."""
+    last_words: bool = False
+    """甲死前说了什么: what was said or written just before the death."""
+    death: bool = False
+    """甲是什么时候死的 / 哪一回死的: the chapter of the end, not a chapter title naming them."""
 
 
 @dataclass(frozen=True)
@@ -324,6 +335,40 @@ def _kin(question: str, found: list[tuple[str, str]], kin_of: KinLookup | None,
     return list(dict.fromkeys(out))
 
 
+MEETING_WORDS = ("遇到", "遇见", "相遇", "碰到", "碰见", "见到", "见面", "相见", "认识", "结识",
+                 "相识", "初见", "初会")
+DEATH_WORDS = ("死", "去世", "身亡", "阵亡", "圆寂", "坐化")
+LAST_WORDS_ASK = ("死前", "临死", "临终", "遗言", "圆寂前", "坐化前", "死之前")
+SAID_ASK = ("说", "写", "嘱", "言", "留下", "交代", "遗言")
+WHOM_WORDS = ("谁", "哪些人", "哪个人", "什么人", "哪几个", "哪几人")
+
+
+def _asks_whom(text: str, written: Sequence[str]) -> bool:
+    """甲杀了谁: a named person comes before the asking word, nothing asks before them, and
+    the named one is not acted on (甲被谁杀)."""
+    where = [text.find(k) for k in (normalize(w) for w in written) if len(k) >= 2 and k in text]
+    if not where:
+        return False
+    before, after = text[:min(where)], text[min(where):]
+    return any(w in after for w in WHOM_WORDS) and "被" not in after \
+        and not any(w in before for w in WHOM_WORDS)
+
+
+def _detail_of_kind(text: str, asks: Ask, ids: Sequence[str], focus: Sequence[str],
+                    written: Sequence[str], detail: AskDetail) -> AskDetail:
+    """The kinds of question the answer step answers in their own way, decided here once."""
+    one = len(ids) == 1
+    meeting = any(m in text for m in MEETING_WORDS) and all(
+        any(m in w for m in MEETING_WORDS) for w in focus)
+    return replace(
+        detail, meeting=meeting,
+        whom=asks == "who" and one and not detail.passive and _asks_whom(text, written),
+        last_words=one and any(w in text for w in LAST_WORDS_ASK)
+        and any(w in text for w in SAID_ASK),
+        death=asks in ("when", "chapter") and one and any(w in text for w in DEATH_WORDS)
+        and all(any(d in w for d in DEATH_WORDS) for w in focus))
+
+
 def _asks_the_relative(text: str, written: str) -> bool:
     """甲嫁给了谁, 甲的丈夫是谁: the question ends on the kinship word and 谁 — the relative is what
     is asked (甲的老婆跟谁私通 asks someone else)."""
@@ -374,6 +419,7 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
     if asks == "who" and len(ids) == 1 and any(_asks_the_relative(simplified, written)
                                                for _, written in found):
         asks = "identity"  # 甲嫁给了谁: the relative the plan resolved is the one asked for
+    detail = _detail_of_kind(simplified, asks, ids, focus, [w for _, w in found], detail)
     return Plan(kind, ids, names, cleaned, follow_up, asks, moment, focus, detail,
                 tuple(unresolved))
 
