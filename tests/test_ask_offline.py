@@ -374,3 +374,30 @@ def test_whom_someone_met_at_a_place_is_who_was_there(service: AskService) -> No
     r = service.ask(AskRequest(question="武松在十字坡遇到了谁？"))
     first = r.answer.splitlines()[0]
     assert "孙二娘" in first and "张青" in first and "武大" not in first, first
+
+
+@pytest.mark.parametrize(("question", "first", "steps"), [
+    ("林冲是怎么上梁山的？", "第12回入伙梁山", ("白虎节堂", "山神庙")),
+    ("宋江为什么上梁山", "第41回入伙梁山", ("阎婆惜", "题反诗")),
+    ("武松怎么落草的", "第32回二龙山落草", ("鸳鸯楼",)),
+    ("杨志是怎么上的二龙山", "第17回落草二龙山", ("生辰纲",)),
+])
+def test_how_someone_came_to_a_band_says_where_then_the_road(service: AskService, question: str,
+                                                             first: str, steps: tuple[str, ...]
+                                                             ) -> None:
+    """The joining first (its chapter and the book's words), then the turning points before it
+    in book order: not the whole life, and never what came after."""
+    r = service.ask(AskRequest(question=question))
+    lines = r.answer.splitlines()
+    assert r.status == "answered" and first in lines[0], lines[0]
+    road = [line for line in lines[1:] if line.startswith("· 第")]
+    assert all(any(s in line for line in road) for s in steps), road
+    joined = int(first[1:first.index("回")])
+    chapters = [int(line[3:line.index("回")]) for line in road]
+    assert chapters == sorted(chapters) and max(chapters) <= joined
+    assert all(q.located for q in r.quotes)
+
+
+def test_a_band_someone_never_joined_is_not_answered_as_a_joining(service: AskService) -> None:
+    r = service.ask(AskRequest(question="鲁智深为什么上五台山"))
+    assert "入伙" not in r.answer.splitlines()[0]

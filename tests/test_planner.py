@@ -136,3 +136,20 @@ def test_the_actor_asked_is_not_whom() -> None:
     from kb.answering.planner import _asks_whom
     assert _asks_whom("李逵杀了谁", ["李逵"])
     assert not _asks_whom("谁杀了李逵", ["李逵"]) and not _asks_whom("李逵被谁杀了", ["李逵"])
+
+
+@pytest.mark.parametrize(("question", "band"), [
+    ("林冲是怎么上梁山的？", "梁山"), ("宋江为什么上了梁山泊", "梁山"), ("武松怎么上的二龙山", "二龙山"),
+    ("武松怎么落草的", ""), ("呼延灼怎么投降的？", ""), ("秦明是怎么歸順梁山的", "梁山"),
+])
+def test_how_someone_came_to_a_band_is_decided_in_the_plan(index: PeopleIndex, question: str,
+                                                           band: str) -> None:
+    assert plan_for_question(question, index).detail.joining == band
+
+
+@pytest.mark.parametrize("question", [
+    "林冲上梁山以后做了什么", "谁引林冲上梁山的", "林冲上京做什么", "宋江投宿在哪里", "林冲和鲁智深怎么认识的",
+])
+def test_other_questions_with_such_words_do_not_ask_the_road(index: PeopleIndex,
+                                                             question: str) -> None:
+    assert plan_for_question(question, index).detail.joining is None

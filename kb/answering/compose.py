@@ -27,6 +27,7 @@ from ingest.chunking import chunk_id as block_id_of
 from kb.answering.answer_models import StageNote
 from kb.answering.coverage import Coverage, _forms, best_sentences, question_weights
 from kb.answering.evidence import Gathered
+from kb.answering.joining import road_to_band
 from kb.answering.planner import PeopleIndex, Plan
 from kb.answering.quotes import normalized_block, sentence_pairs, sentences
 from kb.answering.record_search import participants, render
@@ -224,6 +225,8 @@ def compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
         if plan.asks == "whether":
             return compose_whether(ctx)
         return _with_passages(compose_pair(ctx), ctx)
+    if detail.joining is not None and (joined := compose_joining(ctx, plan.person_ids[0])):
+        return joined  # 甲是怎么上某山的: where they joined, and the road there
     if plan.kind == "journey" and g.journey is not None:
         if fate:
             return compose_fate(ctx, plan.person_ids[:1])
@@ -994,6 +997,26 @@ def compose_journey(g: Gathered, after: int | None = None) -> Draft:
               stage_quotes[0] if stage_quotes else None)
         w.quotes += stage_quotes[1:]
     return w.draft(stages)
+
+
+def compose_joining(ctx: _Ctx, person_id: str) -> Draft | None:
+    """Where the person joined the asked band, then the road there in book order (rules in
+    kb.answering.joining); None when their records do not say they joined it."""
+    timeline = ctx.g.timelines.get(person_id)
+    road = road_to_band(timeline, ctx.plan.detail.joining or "") if timeline else None
+    if road is None:
+        return None
+    w = _Writer()
+    joined = road.joined
+    what, told = ((joined.value, joined.description) if isinstance(joined, State)
+                  else (joined.title, joined.summary))
+    w.add(f"{ctx.name(person_id)}第{joined.chapter}回{what}：{_short(told, 90)}。",
+          _record_quote(joined))
+    if road.steps:
+        w.add("经过（按书中顺序）：")
+    for event in road.steps:
+        w.add(f"· 第{event.chapter}回 {event.title}：{_short(event.summary)}", _record_quote(event))
+    return w.draft()
 
 
 def _fate(ctx: _Ctx, person_id: str) -> tuple[State | None, list[Event]]:

@@ -259,8 +259,8 @@ class EvidencePipeline:
 
     def _timelines(self, plan: Plan) -> dict[str, Timeline]:
         """The named people's events and states, unless the journey already holds them (and the
-        question does not ask how it ended)."""
-        if plan.kind == "journey" and plan.moment != "ended":
+        question asks neither how it ended nor how they came to a band)."""
+        if plan.kind == "journey" and plan.moment != "ended" and plan.detail.joining is None:
             return {}
         found = {}
         for person_id in plan.person_ids[:2]:

@@ -33,7 +33,7 @@ question's words again:
 - `detail`: what the kind of answer needs — the unit and noun of a quantity (几只老虎), the role
   whose name is asked (那个汉子), the thing and the material (哨棒, 木头); and the kinds answered
   their own way: where two met (`meeting`), whom someone acted on (`whom`: 甲杀了谁), last words
-  (`last_words`), the chapter of a death (`death`).
+  (`last_words`), the chapter of a death (`death`), how someone came to a band (`joining`).
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from core.text import is_cjk, normalize, normalize_with_offsets
+from kb.answering.joining import asked_band
 from kb.knowledge.models import Person
 from retrieval.analyzers import FUNCTION_CHARS, clean_query
 
@@ -207,6 +208,9 @@ class AskDetail:
     """甲死前说了什么: what was said or written just before the death."""
     death: bool = False
     """甲是什么时候死的 / 哪一回死的: the chapter of the end, not a chapter title naming them."""
+    joining: str | None = None
+    """甲是怎么上某山的, 甲为什么落草: how one person came to a band — the band's place as asked
+    ("" when none is named); None when the question does not ask it (kb.answering.joining)."""
 
 
 @dataclass(frozen=True)
@@ -340,6 +344,12 @@ MEETING_WORDS = ("遇到", "遇见", "相遇", "碰到", "碰见", "见到", "�
 DEATH_WORDS = ("死", "去世", "身亡", "阵亡", "圆寂", "坐化")
 LAST_WORDS_ASK = ("死前", "临死", "临终", "遗言", "圆寂前", "坐化前", "死之前")
 SAID_ASK = ("说", "写", "嘱", "言", "留下", "交代", "遗言")
+NOT_JOINING_ASKS = frozenset({"who", "how_many", "name", "made_of", "whether", "identity",
+                              "chapter"})
+"""Asks about a joining that want something else than the road there (谁引甲上山: a name; 甲上山是
+哪一回: the chapter whose title tells it)."""
+AFTER_WORDS = ("以后", "之后", "后来")
+"""甲上山以后做了什么 asks what came after the joining, not how it came about."""
 WHOM_WORDS = ("谁", "哪些人", "哪个人", "什么人", "哪几个", "哪几人")
 
 
@@ -366,7 +376,9 @@ def _detail_of_kind(text: str, asks: Ask, ids: Sequence[str], focus: Sequence[st
         last_words=one and any(w in text for w in LAST_WORDS_ASK)
         and any(w in text for w in SAID_ASK),
         death=asks in ("when", "chapter") and one and any(w in text for w in DEATH_WORDS)
-        and all(any(d in w for d in DEATH_WORDS) for w in focus))
+        and all(any(d in w for d in DEATH_WORDS) for w in focus),
+        joining=asked_band(text) if one and asks not in NOT_JOINING_ASKS
+        and not any(w in text for w in AFTER_WORDS) else None)
 
 
 def _asks_the_relative(text: str, written: str) -> bool:

@@ -70,3 +70,22 @@ def mark_headlines(events: Sequence[Event], chapters: Sequence[ChapterSummary],
     keys = name_keys(n for p in people for n in p.all_names)
     return [e.model_copy(update={"headline": in_headline(e.title, titles[e.chapter], keys)})
             if e.chapter in titles else e for e in events]
+
+
+def spread_pick(chapters: Sequence[int], scores: Sequence[float], limit: int, spread: int,
+                weight: float, keep: Iterable[int] = ()) -> list[int]:
+    """Indexes of the items that matter, in book order: `keep` first, then the highest score
+    each time, gaining up to `weight` for lying up to `spread` chapters from those taken (ties to
+    the earlier). Pairs, journeys and roads to a band all choose this way, so that what they
+    list spreads over the book instead of crowding one scene."""
+    chosen = list(dict.fromkeys(keep))
+    left = [i for i in range(len(chapters)) if i not in chosen]
+    while left and len(chosen) < limit:
+        def gain(i: int) -> tuple[float, int]:
+            far = min((abs(chapters[i] - chapters[j]) for j in chosen), default=0)
+            return (scores[i] + min(far, spread) / spread * weight, -i)
+
+        best = max(left, key=gain)
+        left.remove(best)
+        chosen.append(best)
+    return sorted(chosen)

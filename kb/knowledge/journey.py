@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from core.text import to_simplified
-from kb.knowledge.importance import named_in_profile
+from kb.knowledge.importance import named_in_profile, spread_pick
 from kb.knowledge.models import Event, Person, SourceRef, State
 from kb.knowledge.views import (
     EventView,
@@ -131,17 +131,7 @@ def _key_events(events: Sequence[Event], scores: Sequence[int]) -> list[int]:
     episodes, not five scenes of its first chapter)."""
     if len(events) <= KEY_EVENTS:
         return list(range(len(events)))
-    chosen: list[int] = []
-    left = list(range(len(events)))
-    while left and len(chosen) < KEY_EVENTS:
-        def gain(i: int) -> tuple[float, int]:
-            far = min((abs(events[i].chapter - events[j].chapter) for j in chosen), default=0)
-            return (scores[i] + min(far, 3) / 3, -i)
-
-        best = max(left, key=gain)
-        left.remove(best)
-        chosen.append(best)
-    return sorted(chosen)
+    return spread_pick([e.chapter for e in events], scores, KEY_EVENTS, spread=3, weight=1.0)
 
 
 def _end_chapter(events: Sequence[Event], states: Sequence[State]) -> int | None:

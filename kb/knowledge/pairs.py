@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from core.text import to_simplified
-from kb.knowledge.importance import named_in_profile
+from kb.knowledge.importance import named_in_profile, spread_pick
 from kb.knowledge.models import Event, Person, Relation
 from kb.knowledge.views import EventView, Pair, PersonView, RelationView, SourceView, relation_key
 
@@ -68,17 +68,9 @@ def key_shared_events(events: Sequence[EventView], a: Person, b: Person,
     linked = frozenset(eid for r in relations for eid in r.events)
     profiles = to_simplified(f"{a.profile}\n{b.profile}")
     scores = [shared_score(e, names_a, names_b, linked, profiles) for e in events]
-    chosen = {0, len(events) - 1}
-    left = [i for i in range(1, len(events) - 1)]
-    while left and len(chosen) < limit:
-        def gain(i: int) -> tuple[float, int]:
-            far = min(abs(events[i].chapter - events[j].chapter) for j in chosen)
-            return (scores[i] + min(far, SPREAD) / SPREAD * SPREAD_WEIGHT, -i)
-
-        best = max(left, key=gain)
-        left.remove(best)
-        chosen.add(best)
-    return [events[i] for i in sorted(chosen)]
+    chosen = spread_pick([e.chapter for e in events], scores, limit, SPREAD, SPREAD_WEIGHT,
+                         keep=(0, len(events) - 1))
+    return [events[i] for i in chosen]
 
 
 def first_met(relations: Sequence[RelationView], events: Sequence[EventView]

@@ -1,0 +1,102 @@
+"""How someone came to a band (甲是怎么上某山的, 甲为什么落草): where they joined and the road there.
+
+- **Where they joined**: the person's first status state whose value says so (`JOIN_MARKS`:
+  入伙, 落草, 归顺 …) and, when the question names the band's place (某山, 某泊), names it too; else
+  the first event of theirs whose title says so. A question naming a place that none of their
+  records joins is not answered this way (上某山出家 is not joining a band).
+- **The road**: up to `MAX_STEPS` of the turning points and chapter-title episodes they are in
+  before it (not the joining's own scene), scored as a journey scores them (`event_score`) with
+  a bonus near the joining, the last always kept (what brought them there in the end), the rest
+  spread over the road (`spread_pick`): the first wrong done to them as well as the last push.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.text import to_simplified
+from kb.knowledge.importance import spread_pick
+from kb.knowledge.journey import event_score
+from kb.knowledge.models import Event, State
+from kb.knowledge.views import Timeline
+
+JOIN_MARKS = ("入伙", "落草", "归顺", "归降", "投降", "聚义")
+JOINING = re.compile(r"(投奔|投降|归顺|归降|入伙|落草|聚义|上|投)(?:了|的|到)?"
+                     r"([^\s，。？！、的了吗呢]{1,3}?[山泊寨])?")
+"""A question's joining words and the place after them (上了某山, 投奔某泊, 落草): 上 or 投 alone
+are not joining (上京, 投宿) without a place."""
+MAX_STEPS = 6
+RECENT = 2
+RECENT_BONUS = 2
+"""Steps within `RECENT` chapters of the joining weigh more: the last push is what a reader asks
+about first (题反诗 and 劫法场 before 上梁山), the first wrong (杀惜) is kept by the spread."""
+SPREAD = 10
+SPREAD_WEIGHT = 2.0
+
+
+def asked_band(question: str) -> str | None:
+    """The band a question asks someone joined: its place (某山), "" when it names none (落草),
+    None when the question does not ask about joining."""
+    for match in JOINING.finditer(to_simplified(question)):
+        word, place = match.group(1), match.group(2) or ""
+        if word in JOIN_MARKS or word in ("投奔", "投降") or place:
+            return place
+    return None
+
+
+def _names_place(text: str, place: str) -> bool:
+    key = place.rstrip("泊寨") if len(place) > 2 else place
+    return not place or key in to_simplified(text)
+
+
+@dataclass(frozen=True)
+class Road:
+    joined: State | Event
+    steps: list[Event]
+
+
+def joined_at(timeline: Timeline, place: str) -> State | Event | None:
+    """Where the person joined the asked band (rule in the module docstring)."""
+    for state in sorted(timeline.states, key=lambda s: s.chapter):
+        value = to_simplified(state.value)
+        if state.kind == "status" and any(m in value for m in JOIN_MARKS) \
+                and _names_place(f"{state.value}{state.description}", place):
+            return state
+    for event in timeline.events:
+        title = to_simplified(event.title)
+        if any(m in title for m in JOIN_MARKS) and _names_place(event.title, place):
+            return event
+    return None
+
+
+def _is_the_joining(event: Event, joined: State | Event, place: str) -> bool:
+    """The event that tells the joining itself (甲上某山坐第二位): not a step towards it."""
+    title = to_simplified(event.title)
+    key = place.rstrip("泊寨") if len(place) > 2 else place
+    return event.chapter == joined.chapter and (
+        any(m in title for m in JOIN_MARKS) or bool(key) and f"上{key}" in title)
+
+
+def road_to_band(timeline: Timeline, place: str) -> Road | None:
+    """Where they joined and the events that led there, in book order."""
+    joined = joined_at(timeline, place)
+    if joined is None:
+        return None
+    person = timeline.person
+    names = [k for k in {to_simplified(n) for n in person.all_names} if len(k) >= 2]
+    profile = to_simplified(person.profile)
+    quotes = {s.quote for s in joined.sources}
+    before = [e for e in timeline.events
+              if (e.order < joined.order if isinstance(joined, Event) else
+                  e.chapter <= joined.chapter)
+              and (e.turning_point or e.headline)
+              and not quotes & {s.quote for s in e.sources}
+              and not _is_the_joining(e, joined, place)]
+    if not before:
+        return Road(joined, [])
+    scores = [event_score(e, person.id, names, profile)
+              + (RECENT_BONUS if joined.chapter - e.chapter <= RECENT else 0) for e in before]
+    picked = spread_pick([e.chapter for e in before], scores, MAX_STEPS, SPREAD, SPREAD_WEIGHT,
+                         keep=(len(before) - 1,))
+    return Road(joined, [before[i] for i in picked])
