@@ -4,6 +4,7 @@ answered `insufficient`, follow-ups, and the LLM path against the loopback OpenA
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -89,6 +90,7 @@ def test_insufficient_calibration_holds_its_measured_floor(service: AskService) 
 def test_refusals_say_why(service: AskService, question: str, reason: str) -> None:
     r = service.ask(AskRequest(question=question))
     assert r.status == "insufficient" and reason in (r.reason or "")
+    assert not re.search("[A-Za-z_]", r.reason or ""), r.reason  # the book's words, not field names
 
 
 @pytest.mark.parametrize("question", ["林冲跟洪教头比棒，最后谁赢了？", "是谁把林冲引进白虎节堂的？",
@@ -315,6 +317,7 @@ def test_what_someone_did_and_to_whom(service: AskService, question: str, holds:
     ("林冲在哪里遇到鲁智深？", "在大相国寺菜园（第7回）"),        # a pair's where-they-met: the place
     ("晁盖是什么时候死的？", "晁盖的结局（第60回）"),             # when someone died: the chapter
     ("鲁智深哪一回圆寂的", "鲁智深的结局（第119回）"),            # not a title naming him (第4回)
+    ("花和尚在桃花村打的那个人叫什么？", "周通（被打者）"),        # the one beaten, not the host
 ])
 def test_the_asked_fact_comes_first(service: AskService, question: str, lead: str) -> None:
     r = service.ask(AskRequest(question=question))

@@ -355,6 +355,14 @@ def compose_fact(ctx: _Ctx) -> Draft:
     elif plan.asks == "who" and top is not None and record is not None:
         close = _close_records(ctx, weights, records, top[0])
         record = _actor_record(ctx, close) or record
+    elif plan.asks == "name" and plan.detail.role and top is not None and record is not None:
+        # 甲痛打的那个强人叫什么: of the events of the scene's chapter, the one where someone
+        # else suffered the asked act (被打者), not the host of the night before
+        acts = _acts(ctx) - ROLE_FORM_CHARS
+        chapter = getattr(record, "chapter", None)
+        record = next((r for r in records if isinstance(r, Event) and r.chapter == chapter
+                       and any(p.person not in plan.person_ids and _suffered(p.role, acts)
+                               for p in r.participants)), record)
     elif plan.asks == "where" and top is not None and record is not None:
         close = _close_records(ctx, weights, records, top[0])
         record = next((r for r in close if _headline_holds(r, plan.focus)), record)
@@ -414,9 +422,19 @@ def compose_fact(ctx: _Ctx) -> Draft:
         w.add(f"· {_record_line(ctx, other)}", _record_quote(other))
     quoted = {q[0] for q in w.quotes}
     for score, sentence, chunk_id in best[:SUPPORT_SENTENCES]:
-        if (score > 0 or not weights) and sentence not in quoted:
+        if (score > 0 or not weights) and sentence not in quoted \
+                and _same_scene(ctx, record, chunk_id):
             w.add("· 原文：", (sentence, chunk_id))
     return w.draft()
+
+
+def _same_scene(ctx: _Ctx, record: Record | None, chunk_id: str) -> bool:
+    """A passage shown beside an event's account comes from the event's chapter: one sharing a
+    word with the question elsewhere (the word in a poem chapters away) is not its source."""
+    if not isinstance(record, Event):
+        return True
+    block = ctx.block_of(chunk_id)
+    return block is None or block.chapter == record.chapter
 
 
 CLOSE_COVERAGE = 0.8

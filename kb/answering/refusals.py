@@ -30,6 +30,7 @@ from kb.answering.planner import (
     Plan,
     dangling_reference,
 )
+from kb.knowledge.models import RELATION_TYPES
 
 MIN_COVERAGE = 0.25
 """An open question is answered only when a sentence of the evidence holds at least this share of
@@ -87,8 +88,9 @@ def premise_problem(question: str, named: Sequence[str], names: Mapping[str, str
         # curated relations are complete for their pairs; extracted ones may miss the action
         if not recorded and (curated or not _stated(action, named, evidence, people)):
             who = [names.get(p, p) for p in named]
+            labels = "/".join(RELATION_TYPES[t] for t in sorted(types))
             return (f"书中没有写{who[0]}{PREMISE_VERBS[action]}{'、'.join(who[1:])}："
-                    f"问题的前提可能不成立（知识库中两人之间没有{'/'.join(sorted(types))}的记录）")
+                    f"问题的前提可能不成立（知识库中两人之间没有“{labels}”的记录）")
     return None
 
 
