@@ -148,7 +148,8 @@ def test_how_someone_came_to_a_band_is_decided_in_the_plan(index: PeopleIndex, q
 
 
 @pytest.mark.parametrize("question", [
-    "林冲上梁山以后做了什么", "谁引林冲上梁山的", "林冲上京做什么", "宋江投宿在哪里", "林冲和鲁智深怎么认识的",
+    "林冲上梁山以后做了什么", "谁引林冲上梁山的", "林冲上京做什么", "宋江投宿在哪里",
+    "林冲和鲁智深怎么认识的",
 ])
 def test_other_questions_with_such_words_do_not_ask_the_road(index: PeopleIndex,
                                                              question: str) -> None:
