@@ -358,10 +358,10 @@ def compose_fact(ctx: _Ctx) -> Draft:
     elif plan.asks == "name" and plan.detail.role and top is not None and record is not None:
         # 甲痛打的那个强人叫什么: of the events of the scene's chapter, the one where someone
         # else suffered the asked act (被打者), not the host of the night before
-        acts = _acts(ctx) - ROLE_FORM_CHARS
+        asked_act = _acts(ctx) - ROLE_FORM_CHARS
         chapter = getattr(record, "chapter", None)
         record = next((r for r in records if isinstance(r, Event) and r.chapter == chapter
-                       and any(p.person not in plan.person_ids and _suffered(p.role, acts)
+                       and any(p.person not in plan.person_ids and _suffered(p.role, asked_act)
                                for p in r.participants)), record)
     elif plan.asks == "where" and top is not None and record is not None:
         close = _close_records(ctx, weights, records, top[0])
