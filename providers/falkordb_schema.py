@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from kb.knowledge.journey_store import build_journeys
 from kb.knowledge.models import Event, Record, Relation
 from kb.knowledge.names import NameResolver, name_entries
-from kb.knowledge.pairs import build_pair
+from kb.knowledge.pairs import build_pair, cited_events
 from kb.knowledge.views import linked_record
 
 if TYPE_CHECKING:
@@ -113,8 +113,10 @@ def _pairs(bundle: KnowledgeBundle) -> list[Row]:
         for a_id, b_id in itertools.combinations(sorted(set(event.person_ids)), 2):
             group(a_id, b_id)[1].append(event)
     people = {p.id: p for p in bundle.people}
+    by_id = {e.id: e for e in bundle.events}
     return [{"key": pair_key(a_id, b_id),
-             "view": build_pair(people[a_id], people[b_id], relations, events).model_dump_json()}
+             "view": build_pair(people[a_id], people[b_id], relations, events,
+                                cited_events(relations, by_id.get)).model_dump_json()}
             for (a_id, b_id), (relations, events) in found.items()]
 
 

@@ -21,7 +21,7 @@ from kb.knowledge.journey_store import (
 )
 from kb.knowledge.models import Event, Person, Record, Relation, State
 from kb.knowledge.names import NameEntry, NameResolver, name_entries
-from kb.knowledge.pairs import build_pair
+from kb.knowledge.pairs import build_pair, cited_events
 from kb.knowledge.protocol import MAX_HOPS
 from kb.knowledge.views import (
     NO_CHAPTER,
@@ -97,6 +97,10 @@ class _Snapshot:
                          for pid, j in build_journeys(bundle).items()}
         return snap
 
+    def event(self, event_id: str) -> Event | None:
+        record = self.bundle.get(event_id)
+        return record if isinstance(record, Event) else None
+
     def entries(self) -> Iterable[NameEntry]:
         return (entry for group in self.names.values() for entry in group)
 
@@ -142,7 +146,7 @@ class MemoryProvider:
         relations = [r for r in snap.relations_of[a_id] if _other(r, a_id) == b_id]
         b_events = {e.id for e in snap.events_of[b_id]}
         shared = [e for e in snap.events_of[a_id] if e.id in b_events]
-        return build_pair(a, b, relations, shared)
+        return build_pair(a, b, relations, shared, cited_events(relations, snap.event))
 
     def pair_json(self, a_id: str, b_id: str) -> str:
         return self.pair(a_id, b_id).model_dump_json()

@@ -254,6 +254,27 @@ class RelationProviderContract:
         with pytest.raises(NotFound):
             pair_ids(empty_provider, "甲某", "戊某")
 
+    def test_a_scene_their_relation_cites_is_theirs_but_not_where_they_met(
+            self, empty_provider: RelationProvider, kb_blocks: list) -> None:
+        """甲 beats 丙 on 乙's behalf (乙 is not there) and the relation between 甲 and 乙 cites
+        it: the scene is one of the pair's shared events, but they first met where both were."""
+        people = [_person("a", "甲某"), _person("b", "乙某"), _person("c", "丙某")]
+        met = SourceRef(chapter=9, quote="認得是魯智深")
+        events = [
+            Event(id="e_for_b", title="甲某打丙某", chapter=7, order=7000, sources=[QUOTE],
+                  participants=[Participant(person="a"), Participant(person="c")]),
+            Event(id="e_both", title="甲某乙某相见", chapter=9, order=9000, sources=[met],
+                  participants=[Participant(person="a"), Participant(person="b")]),
+        ]
+        tie = Relation(id="r_ab", source="a", target="b", type="friend", sources=[QUOTE],
+                       events=["e_for_b", "e_both"])
+        empty_provider.load(bundle_from_records(people=people, events=events, relations=[tie],
+                                                blocks=kb_blocks))
+        pair = empty_provider.pair("b", "a")
+        assert [e.id for e in pair.shared_events] == ["e_for_b", "e_both"]
+        assert pair.first_met is not None and pair.first_met.chapter == 9
+        assert [e.id for e in empty_provider.pair("a", "c").shared_events] == ["e_for_b"]
+
     def test_neighbors(self, provider: RelationProvider) -> None:
         neighbors = provider.neighbors("lin_chong")
         assert neighbors[0].person.id == "lu_zhishen" and len(neighbors[0].relations) == 2

@@ -1,18 +1,22 @@
 """What a reader wants first of two people: where they met, and the shared events that matter.
 
-The rule, over the pair's relations and shared events (book order):
+The rule, over the pair's relations and shared events (book order). The shared events are the
+scenes both are in and the scenes a relation of theirs cites (`Relation.events`) though one of
+them is not on stage: 甲 beats 丙 on 乙's behalf — the relation's writer says it is part of their
+story (`cited_events`).
 
-- **First met**: the earliest of the relations' first sources and the shared events' first sources
-  (by chapter, then the event's order): the passage where their story together begins. While the
-  two share an event, a relation that is not a meeting does not count (`NOT_A_MEETING`): a tie
-  that was there before the story (kin, a teacher, an old friend) is first *mentioned* chapters
-  before the two are on stage together, and a plan to recruit someone comes before the
-  recruiter ever sees him. A hostility does count: a war or a persecution begins where it is
-  declared, and the first scene the two share can be far later.
+- **First met**: the earliest of the relations' first sources and the first sources of the scenes
+  both are in (by chapter, then the event's order): the passage where their story together
+  begins. While the two share an event, a relation that is not a meeting does not count
+  (`NOT_A_MEETING`): a tie that was there before the story (kin, a teacher, an old friend) is
+  first *mentioned* chapters before the two are on stage together, and a plan to recruit
+  someone comes before the recruiter ever sees him. A hostility does count: a war or a
+  persecution begins where it is declared, and the first scene the two share can be far later.
 - **Key shared events** (at most `KEY_SHARED`): each event scores by `shared_score` — both named in
   its title 3 (one of them 1, neither −3: `UNNAMED`), an event that one of their relations cites
-  (`Relation.events`) 3, an event one of their profiles names (a clause of its title in the
-  profile: the deeds the profile's writer chose to tell the person by) 3, an episode its chapter's
+  (`Relation.events`) 3 (a cited scene one of them is not in, none: the citation brought it
+  in), an event one of their profiles names (a clause of its title in the profile: the deeds
+  the profile's writer chose to tell the person by) 3, an episode its chapter's
   title names (`headline`) 2, a turning point 2, a small scene (four people or fewer) 1. The first
   and the last shared event (how it began, how it ended) are always kept; the rest are taken
   greedily, the highest score first with a bonus for lying far (up to `SPREAD` chapters) from the
@@ -22,7 +26,7 @@ The rule, over the pair's relations and shared events (book order):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from core.text import to_simplified
 from kb.knowledge.importance import named_in_profile, spread_pick
@@ -59,13 +63,15 @@ def shared_score(event: EventView, a: Sequence[str], b: Sequence[str],
 
 
 def key_shared_events(events: Sequence[EventView], a: Person, b: Person,
-                      relations: Sequence[RelationView] = (), limit: int = KEY_SHARED
-                      ) -> list[EventView]:
-    """The shared events that matter, spread over the book (rule in the module docstring)."""
+                      relations: Sequence[RelationView] = (), limit: int = KEY_SHARED,
+                      absent: frozenset[str] = frozenset()) -> list[EventView]:
+    """The shared events that matter, spread over the book (rule in the module docstring);
+    `absent`: the cited events one of them is not in, which the citation brought in and so
+    does not weigh again."""
     if len(events) <= limit:
         return list(events)
     names_a, names_b = _names(a), _names(b)
-    linked = frozenset(eid for r in relations for eid in r.events)
+    linked = frozenset(eid for r in relations for eid in r.events) - absent
     profiles = to_simplified(f"{a.profile}\n{b.profile}")
     scores = [shared_score(e, names_a, names_b, linked, profiles) for e in events]
     chosen = spread_pick([e.chapter for e in events], scores, limit, SPREAD, SPREAD_WEIGHT,
@@ -89,12 +95,24 @@ def first_met(relations: Sequence[RelationView], events: Sequence[EventView]
     return min(candidates, key=lambda c: (c[0], c[1]))[2] if candidates else None
 
 
-def build_pair(a: Person, b: Person, relations: Iterable[Relation], events: Iterable[Event]
-               ) -> Pair:
+def cited_events(relations: Iterable[Relation], event: Callable[[str], Event | None]
+                 ) -> list[Event]:
+    """The events a pair's relations cite (`Relation.events`): 甲 beats 丙 on 乙's behalf, 甲 pays
+    乙's debt to 丙 — the relation's writer says the scene is theirs, though 乙 is not on stage."""
+    found = {eid: e for r in relations for eid in r.events if (e := event(eid)) is not None}
+    return list(found.values())
+
+
+def build_pair(a: Person, b: Person, relations: Iterable[Relation], events: Iterable[Event],
+               cited: Iterable[Event] = ()) -> Pair:
     """The pair view every provider answers: relations by first chapter, shared events in book
-    order, where they met and the key shared events."""
+    order — those both are in and those their relations cite (`cited_events`) —, where they met
+    (a scene both are in) and the key shared events."""
     rels = [RelationView.of(r) for r in sorted(relations, key=relation_key)]
-    shared = [EventView.of(e) for e in sorted(events, key=lambda e: e.order)]
+    both = {e.id: e for e in events}
+    story = {**{e.id: e for e in cited}, **both}
+    shared = [EventView.of(e) for e in sorted(story.values(), key=lambda e: e.order)]
     return Pair(a=PersonView.of(a), b=PersonView.of(b), relations=rels, shared_events=shared,
-                first_met=first_met(rels, shared),
-                key_events=[e.id for e in key_shared_events(shared, a, b, rels)])
+                first_met=first_met(rels, [e for e in shared if e.id in both]),
+                key_events=[e.id for e in key_shared_events(
+                    shared, a, b, rels, absent=frozenset(story) - frozenset(both))])
