@@ -9,8 +9,9 @@ story (`cited_events`).
   both are in (by chapter, then the event's order): the passage where their story together
   begins. While the two share an event, a relation that is not a meeting does not count
   (`NOT_A_MEETING`): a tie that was there before the story (kin, a teacher, an old friend) is
-  first *mentioned* chapters before the two are on stage together, and a plan to recruit
-  someone comes before the recruiter ever sees him. A hostility does count: a war or a
+  first *mentioned* chapters before the two are on stage together, a plan to recruit someone
+  comes before the recruiter ever sees him, and comrades of one band (`ally`) are so from where
+  the later of them joins it, a roster line, not a meeting. A hostility does count: a war or a
   persecution begins where it is declared, and the first scene the two share can be far later.
 - **Key shared events** (at most `KEY_SHARED`): each event scores by `shared_score` — both named in
   its title 3 (one of them 1, neither −3: `UNNAMED`), an event that one of their relations cites
@@ -41,7 +42,7 @@ UNNAMED = -3
 they were both in (a battle, an assembly), not something between them: it is kept only when
 nothing about them is left (two leaders share a hundred events; a third man's rescue is not one
 of theirs)."""
-NOT_A_MEETING = frozenset({"recruited", "parent_child", "siblings", "family", "in_law",
+NOT_A_MEETING = frozenset({"recruited", "ally", "parent_child", "siblings", "family", "in_law",
                            "father_in_law", "spouse", "master_disciple", "friend"})
 
 
