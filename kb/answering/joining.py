@@ -30,7 +30,8 @@ MAX_STEPS = 6
 RECENT = 2
 RECENT_BONUS = 2
 """Steps within `RECENT` chapters of the joining weigh more: the last push is what a reader asks
-about first (题反诗 and 劫法场 before 上梁山), the first wrong (杀惜) is kept by the spread."""
+about first (the rescue just before 甲 goes up the mountain); the first wrong, chapters before
+(the killing that set him on the road), is kept by the spread."""
 SPREAD = 10
 SPREAD_WEIGHT = 2.0
 
