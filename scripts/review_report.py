@@ -13,7 +13,11 @@ ROUNDS = {"first sample (before fixes)": "second_read_part*.jsonl",
           "third sample (after the whole-bundle fixes)": "second_read3_*.jsonl",
           "fourth sample (after the whole-event participant audit)": "second_read4_*.jsonl",
           "fifth sample, relations (after the relations added for pairs who act together and the "
-          "kill/capture audit)": "second_read5_*.jsonl"}
+          "kill/capture audit)": "second_read5_*.jsonl",
+          "sixth sample, the newest records only (a fifth of the 119 relations and a third of the "
+          "18 joining states added since the fifth)": "second_read6_*.jsonl",
+          "seventh sample, relations (after the late comradeships were moved to where they "
+          "begin)": "second_read7_*.jsonl"}
 
 
 def main() -> int:
