@@ -728,6 +728,9 @@ def _quantity_after_act(ctx: _Ctx, best: Sequence[tuple[float, str, str]]
     counts (the coins he cut, 二十文, are counted by another act)."""
     acts = _bigrams(ctx.plan.focus) | _book_words([to_simplified(ctx.plan.cleaned)],
                                                   ctx.g.profile.wordings)
+    act = ctx.plan.detail.act
+    if act:  # 卖了多少钱: the one-character verb, and the book's one-character words for it
+        acts |= {act} | {f for f in ctx.g.profile.wordings.get(act, ()) if len(f) == 1}
     if not acts:
         return None
     pattern = quantity_pattern(ctx.plan)
@@ -901,11 +904,20 @@ def _act_event(ctx: _Ctx, record: Record, weights: dict[str, float]) -> Event | 
         return None
     by_id = {r.id: r for r in ctx.g.plan_records if isinstance(r, Event)}
     cited: list[Record] = [by_id[e] for e in record.events if e in by_id]
+    both = _scenes_of_both(ctx)
+    cited = [e for e in cited if e.id in both] or cited  # the act itself, not its aftermath
     top = _best_record(ctx, weights, cited)
     if top is not None and top[0] > 0 and isinstance(top[1], Event):
         return top[1]
     events = [e for e in cited if isinstance(e, Event)]
     return max(events, key=lambda e: e.order) if events else None
+
+
+def _scenes_of_both(ctx: _Ctx) -> set[str]:
+    """The events both people of a pair question are in (a pair's shared events also hold the
+    scenes their relations cite, where one of them is not on stage)."""
+    present = [{e.id for e in t.events} for t in ctx.g.timelines.values()]
+    return set.intersection(*present) if len(present) == 2 else set()
 
 
 def _causes(ctx: _Ctx, pair: Pair, record: Record, act: Event) -> list[Event]:
@@ -915,7 +927,7 @@ def _causes(ctx: _Ctx, pair: Pair, record: Record, act: Event) -> list[Event]:
     def near(e: Event) -> bool:
         return e.order < act.order and act.chapter - e.chapter <= CAUSE_CHAPTERS
 
-    shared = {e.id for e in pair.shared_events}
+    shared = {e.id for e in pair.shared_events} & _scenes_of_both(ctx)  # not only cited
     acted_on = [record.target] if isinstance(record, Relation) and record.directed \
         else [pair.a.id, pair.b.id]
     found: dict[str, Event] = {}

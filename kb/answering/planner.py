@@ -208,6 +208,9 @@ class AskDetail:
     """甲死前说了什么: what was said or written just before the death."""
     death: bool = False
     """甲是什么时候死的 / 哪一回死的: the chapter of the end, not a chapter title naming them."""
+    act: str | None = None
+    """The one-character verb a number is asked of (卖了多少钱 → 卖, 能走多少里 → 走): the book's
+    number for that act, not another the scene counts (the coins cut in the same passage)."""
     joining: str | None = None
     """甲是怎么上某山的, 甲为什么落草: how one person came to a band — the band's place as asked
     ("" when none is named); None when the question does not ask it (kb.answering.joining)."""
@@ -344,6 +347,8 @@ MEETING_WORDS = ("遇到", "遇见", "相遇", "碰到", "碰见", "见到", "�
 DEATH_WORDS = ("死", "去世", "身亡", "阵亡", "圆寂", "坐化")
 LAST_WORDS_ASK = ("死前", "临死", "临终", "遗言", "圆寂前", "坐化前", "死之前")
 SAID_ASK = ("说", "写", "嘱", "言", "留下", "交代", "遗言")
+NOT_ACTS = frozenset("有是的共在要能会")
+"""Characters before 多少 that are not the counted act (一共有多少, 是多少, 能走多少: 走 is)."""
 NOT_JOINING_ASKS = frozenset({"who", "how_many", "name", "made_of", "whether", "identity",
                               "chapter"})
 """Asks about a joining that want something else than the road there (谁引甲上山: a name; 甲上山是
@@ -501,9 +506,12 @@ def _ask(text: str, kind: PlanKind, person_count: int, bare: str) -> tuple[Ask, 
             if unit in (None, "个") and not measure else None
         if people and set(people.group(0)) & set(PERSON_CHARS):  # 多少好汉, 几个头领: people
             unit, noun, measure, counted = None, None, PEOPLE_UNITS, people
+        verb = re.search(r"([\u4e00-\u9fff])了?$", text[:quantity.start()])
         return "how_many", AskDetail(unit=unit, noun=noun, total=bool(TOTAL_ASK.search(text)),
                                      counted=counted.group(0) if counted else None,
-                                     measure=measure)
+                                     measure=measure,
+                                     act=verb.group(1) if verb and verb.group(1) not in NOT_ACTS
+                                     else None)
     name = NAME_ASK.search(text)
     if name:
         other = next((k for k in NAME_KINDS if f"{k}叫" in text or f"{k}是什么" in text), None)
