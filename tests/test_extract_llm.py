@@ -156,9 +156,10 @@ def test_partial_failures_are_counted_and_a_rerun_resumes(openai_stub: OpenAIStu
 
 
 def test_timeout_and_rate_limit_are_retried(openai_stub: OpenAIStub, inputs: Inputs, tmp_path: Path) -> None:
-    openai_stub.script(Reply.slow(1.5), Reply.rate_limited(0.05))
+    openai_stub.script(Reply.slow(4.0), Reply.rate_limited(0.05))
     openai_stub.respond_with(good)
-    extractor = make_extractor(openai_stub, inputs, tmp_path, concurrency=1, timeout=0.3)
+    # a timeout well above a loopback reply on a loaded machine (0.3 s once made an extra retry)
+    extractor = make_extractor(openai_stub, inputs, tmp_path, concurrency=1, timeout=1.0)
     part = extract(extractor, inputs)
     assert "blocks_failed" not in part.counters
     assert len(openai_stub.requests) == len(blocks()) + 2
