@@ -404,3 +404,11 @@ def test_how_someone_came_to_a_band_says_where_then_the_road(service: AskService
 def test_a_band_someone_never_joined_is_not_answered_as_a_joining(service: AskService) -> None:
     r = service.ask(AskRequest(question="鲁智深为什么上五台山"))
     assert "入伙" not in r.answer.splitlines()[0]
+
+
+def test_how_two_met_tells_the_scene_where_their_story_begins(service: AskService) -> None:
+    """宋江–李逵 begin with their sworn brotherhood's first line (撲翻身軀便拜); the scene of that
+    block is told — where and what happened —, not the chapter alone."""
+    r = service.ask(AskRequest(question="宋江和李逵是怎么认识的？"))
+    first = r.answer.splitlines()[0]
+    assert "第38回" in first and "江州" in first and "宋江初会李逵" in first, first

@@ -783,15 +783,18 @@ def _ordered_relations(pair: Pair, chosen: set[str]) -> list[RelationView]:
 
 
 def _first_event(pair: Pair) -> EventView | None:
-    """The shared event where their story begins (the pair's first-met passage); None when that
-    passage is a relation's first source that no shared event holds (an old friendship named
-    chapters before they meet on the page: the story begins there, not at the later event)."""
-    if pair.first_met is not None:
+    """The shared event where their story begins: the one that holds the pair's first-met
+    passage, else the first one quoting the same block (a relation's first source and the
+    event of that scene quote different lines of it); None when no shared event tells that
+    passage (an old friendship named chapters before they meet on the page: the story begins
+    there, not at the later event)."""
+    met = pair.first_met
+    if met is not None:
         for event in pair.shared_events:
-            if any(s.chunk_id == pair.first_met.chunk_id and s.quote == pair.first_met.quote
-                   for s in event.sources):
+            if any(s.chunk_id == met.chunk_id and s.quote == met.quote for s in event.sources):
                 return event
-        return None
+        return next((e for e in pair.shared_events if met.chunk_id is not None
+                     and any(s.chunk_id == met.chunk_id for s in e.sources)), None)
     return pair.shared_events[0] if pair.shared_events else None
 
 
