@@ -412,3 +412,11 @@ def test_how_two_met_tells_the_scene_where_their_story_begins(service: AskServic
     r = service.ask(AskRequest(question="宋江和李逵是怎么认识的？"))
     first = r.answer.splitlines()[0]
     assert "第38回" in first and "江州" in first and "宋江初会李逵" in first, first
+
+
+def test_a_question_of_one_character_words_is_answered_by_the_profile(service: AskService
+                                                                        ) -> None:
+    """孙二娘开的是什么店: 开 and 店 are all the question holds and her profile holds both — it
+    answers, not a stray sentence that names her."""
+    first = service.ask(AskRequest(question="孙二娘开的是什么店？")).answer.splitlines()[0]
+    assert first.startswith("孙二娘") and "开黑店卖人肉包子" in first, first

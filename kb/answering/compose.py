@@ -256,7 +256,18 @@ def compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
         deeds = _deeds(ctx, plan.person_ids[0])
         if deeds:
             return compose_deeds(ctx, plan.person_ids[0], deeds)
+        person = people.people[plan.person_ids[0]]
+        if _profile_tells(ctx, person):  # 甲开的是什么店: the profile says what he does
+            return compose_profile(person, question)
     return compose_fact(ctx)
+
+
+def _profile_tells(ctx: _Ctx, person: Person) -> bool:
+    """A question of one-character words only (开, 店) that the person's profile holds every one
+    of: the profile, written to tell who someone is, answers it better than a stray sentence."""
+    asked = _acts(ctx) - ROLE_FORM_CHARS
+    profile = to_simplified(person.profile)
+    return bool(asked) and all(ch in profile for ch in asked)
 
 
 # --- fact questions: who, where, when, how many, a name, made of, why, how, what ---------------
