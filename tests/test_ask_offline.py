@@ -420,3 +420,17 @@ def test_a_question_of_one_character_words_is_answered_by_the_profile(service: A
     answers, not a stray sentence that names her."""
     first = service.ask(AskRequest(question="孙二娘开的是什么店？")).answer.splitlines()[0]
     assert first.startswith("孙二娘") and "开黑店卖人肉包子" in first, first
+
+
+@pytest.mark.parametrize(("question", "rank"), [
+    ("一百单八将排座次时宋江坐第几位？", "第1位（梁山泊排座次居第1位）"),
+    ("林冲在梁山排座次排第几位", "第6位"),
+    ("时迁排座次第几", "第107位"),
+])
+def test_a_rank_is_the_one_beside_the_asked_words(service: AskService, question: str,
+                                                  rank: str) -> None:
+    """第几位 asks a rank, not a count (it used to answer 二人): the seating's rank, not the
+    stone tablet's, quoted from the roster line that names the person."""
+    r = service.ask(AskRequest(question=question))
+    assert r.status == "answered" and r.answer.startswith(rank), r.answer.splitlines()[0]
+    assert all(q.located for q in r.quotes)

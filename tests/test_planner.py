@@ -154,3 +154,9 @@ def test_how_someone_came_to_a_band_is_decided_in_the_plan(index: PeopleIndex, q
 def test_other_questions_with_such_words_do_not_ask_the_road(index: PeopleIndex,
                                                              question: str) -> None:
     assert plan_for_question(question, index).detail.joining is None
+
+
+def test_a_rank_is_not_a_count(index: PeopleIndex) -> None:
+    assert plan_for_question("宋江坐第几位", index).detail.ordinal
+    assert not plan_for_question("梁山泊有几位好汉", index).detail.ordinal
+    assert plan_for_question("杨志卖刀卖了多少钱", index).detail.act == "卖"

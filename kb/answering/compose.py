@@ -241,6 +241,10 @@ def compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
         return compose_fate(ctx, plan.person_ids)  # 甲是什么时候死的: the chapter of the end
     if plan.asks == "chapter" and g.chapter is not None:
         return compose_chapter(ctx)
+    if detail.ordinal and (ranked := _rank(ctx)):  # 甲排第几位: the rank the roster gives
+        w = _Writer()
+        w.add(ranked[0], ranked[1])
+        return w.draft()
     if fate and plan.person_ids and plan.asks in ("how", "what", "where", "who"):
         return compose_fate(ctx, plan.person_ids[:1])
     if plan.moment == "began" and g.temporal and plan.asks in ("how", "what"):
@@ -718,6 +722,33 @@ def _number(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, s
         found = quantity_in(to_simplified(sentence), ctx.plan, ctx.people)
         if found:
             return f"{found}。", (sentence, chunk_id), False
+    return None
+
+
+RANK_WINDOW = 8
+"""How many characters before a 第N位 a word of the question may stand (排座次居第1位)."""
+
+
+def _rank(ctx: _Ctx) -> Lead | None:
+    """第几位: the rank the person's profile gives beside a word of the question (排座次居第1位,
+    not another list's 第1位 when the question asks the seating), quoted from the source that
+    names them most fully (the roster a rank is read from gives star, nickname and name)."""
+    if len(ctx.plan.person_ids) != 1:
+        return None
+    person = ctx.people.people[ctx.plan.person_ids[0]]
+    unit = re.escape(ctx.plan.detail.unit) if ctx.plan.detail.unit else "[位名把]?"
+    words = _bigrams(ctx.plan.focus)
+    profile = to_simplified(person.profile)
+    for match in re.finditer(f"第([0-9]+|{NUMBER}){unit}", profile):
+        before = profile[max(0, match.start() - RANK_WINDOW):match.start()]
+        if any(w in before for w in words):
+            clause = profile[:match.end()].rsplit("；", 1)[-1].rsplit("。", 1)[-1]
+            names = [to_simplified(n) for n in person.all_names if len(n) >= 2]
+            sources = sorted((r for r in person.sources if r.chunk_id),
+                             key=lambda r: (sum(n in to_simplified(r.quote) for n in names),
+                                            r.chapter or 0))
+            quote = (sources[-1].quote, sources[-1].chunk_id or "") if sources else None
+            return f"{match.group(0)}（{clause}）。", quote, False
     return None
 
 

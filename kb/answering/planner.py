@@ -211,6 +211,9 @@ class AskDetail:
     act: str | None = None
     """The one-character verb a number is asked of (卖了多少钱 → 卖, 能走多少里 → 走): the book's
     number for that act, not another the scene counts (the coins cut in the same passage)."""
+    ordinal: bool = False
+    """第几位 asks a rank, not a count: the book's 第N位 (or the record's) that the question's
+    words stand beside (排座次居第1位)."""
     joining: str | None = None
     """甲是怎么上某山的, 甲为什么落草: how one person came to a band — the band's place as asked
     ("" when none is named); None when the question does not ask it (kb.answering.joining)."""
@@ -507,11 +510,13 @@ def _ask(text: str, kind: PlanKind, person_count: int, bare: str) -> tuple[Ask, 
         if people and set(people.group(0)) & set(PERSON_CHARS):  # 多少好汉, 几个头领: people
             unit, noun, measure, counted = None, None, PEOPLE_UNITS, people
         verb = re.search(r"([\u4e00-\u9fff])了?$", text[:quantity.start()])
+        ordinal = text[max(0, quantity.start() - 1):quantity.start()] == "第"
         return "how_many", AskDetail(unit=unit, noun=noun, total=bool(TOTAL_ASK.search(text)),
                                      counted=counted.group(0) if counted else None,
                                      measure=measure,
-                                     act=verb.group(1) if verb and verb.group(1) not in NOT_ACTS
-                                     else None)
+                                     act=None if ordinal or not verb
+                                     or verb.group(1) in NOT_ACTS else verb.group(1),
+                                     ordinal=ordinal)
     name = NAME_ASK.search(text)
     if name:
         other = next((k for k in NAME_KINDS if f"{k}叫" in text or f"{k}是什么" in text), None)
