@@ -10,7 +10,8 @@ module only reads it:
 - how it ended → the fate (the person's last status state); how it began → the first events;
 - who someone is → their record; a pair → what they are to each other, where it began, the
   shared events that matter (spread over the book, the end included), the rest counted;
-- a journey → one paragraph per stage, in order.
+- a journey → one paragraph per stage, in order; how someone came to a band → where they joined,
+  then the road there (`kb.answering.joining`); a rank (第几位) → 第N位 as the profile gives it.
 
 Refusals (`kb.answering.refusals`) come first: an answer is given only when the asked thing is
 found in a record or a packed block."""
