@@ -272,6 +272,7 @@ class RelationProviderContract:
                                                 blocks=kb_blocks))
         pair = empty_provider.pair("b", "a")
         assert [e.id for e in pair.shared_events] == ["e_for_b", "e_both"]
+        assert pair.cited_only == ["e_for_b"] and pair.scenes_of_both() == {"e_both"}
         assert pair.first_met is not None and pair.first_met.chapter == 9
         assert [e.id for e in empty_provider.pair("a", "c").shared_events] == ["e_for_b"]
 

@@ -950,20 +950,13 @@ def _act_event(ctx: _Ctx, record: Record, weights: dict[str, float]) -> Event | 
         return None
     by_id = {r.id: r for r in ctx.g.plan_records if isinstance(r, Event)}
     cited: list[Record] = [by_id[e] for e in record.events if e in by_id]
-    both = _scenes_of_both(ctx)
+    both = ctx.g.pair.scenes_of_both() if ctx.g.pair is not None else set()
     cited = [e for e in cited if e.id in both] or cited  # the act itself, not its aftermath
     top = _best_record(ctx, weights, cited)
     if top is not None and top[0] > 0 and isinstance(top[1], Event):
         return top[1]
     events = [e for e in cited if isinstance(e, Event)]
     return max(events, key=lambda e: e.order) if events else None
-
-
-def _scenes_of_both(ctx: _Ctx) -> set[str]:
-    """The events both people of a pair question are in (a pair's shared events also hold the
-    scenes their relations cite, where one of them is not on stage)."""
-    present = [{e.id for e in t.events} for t in ctx.g.timelines.values()]
-    return set.intersection(*present) if len(present) == 2 else set()
 
 
 def _causes(ctx: _Ctx, pair: Pair, record: Record, act: Event) -> list[Event]:
@@ -973,7 +966,7 @@ def _causes(ctx: _Ctx, pair: Pair, record: Record, act: Event) -> list[Event]:
     def near(e: Event) -> bool:
         return e.order < act.order and act.chapter - e.chapter <= CAUSE_CHAPTERS
 
-    shared = {e.id for e in pair.shared_events} & _scenes_of_both(ctx)  # not only cited
+    shared = pair.scenes_of_both()  # not the scenes a relation only cites
     acted_on = [record.target] if isinstance(record, Relation) and record.directed \
         else [pair.a.id, pair.b.id]
     found: dict[str, Event] = {}

@@ -46,9 +46,13 @@ def asked_band(question: str) -> str | None:
     return None
 
 
+def _place_key(place: str) -> str:
+    """The place as records write it: 某山泊 is also written 某山."""
+    return place.rstrip("泊寨") if len(place) > 2 else place
+
+
 def _names_place(text: str, place: str) -> bool:
-    key = place.rstrip("泊寨") if len(place) > 2 else place
-    return not place or key in to_simplified(text)
+    return not place or _place_key(place) in to_simplified(text)
 
 
 @dataclass(frozen=True)
@@ -74,7 +78,7 @@ def joined_at(timeline: Timeline, place: str) -> State | Event | None:
 def _is_the_joining(event: Event, joined: State | Event, place: str) -> bool:
     """The event that tells the joining itself (甲上某山坐第二位): not a step towards it."""
     title = to_simplified(event.title)
-    key = place.rstrip("泊寨") if len(place) > 2 else place
+    key = _place_key(place)
     return event.chapter == joined.chapter and (
         any(m in title for m in JOIN_MARKS) or bool(key) and f"上{key}" in title)
 

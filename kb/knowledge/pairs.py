@@ -113,7 +113,8 @@ def build_pair(a: Person, b: Person, relations: Iterable[Relation], events: Iter
     both = {e.id: e for e in events}
     story = {**{e.id: e for e in cited}, **both}
     shared = [EventView.of(e) for e in sorted(story.values(), key=lambda e: e.order)]
+    absent = frozenset(story) - frozenset(both)
     return Pair(a=PersonView.of(a), b=PersonView.of(b), relations=rels, shared_events=shared,
                 first_met=first_met(rels, [e for e in shared if e.id in both]),
-                key_events=[e.id for e in key_shared_events(
-                    shared, a, b, rels, absent=frozenset(story) - frozenset(both))])
+                key_events=[e.id for e in key_shared_events(shared, a, b, rels, absent=absent)],
+                cited_only=[e.id for e in shared if e.id in absent])

@@ -162,6 +162,14 @@ class Pair(BaseModel):
     key_events: list[str] = Field(
         default_factory=list,
         description="ids of the shared events that matter (kb.knowledge.pairs), in book order")
+    cited_only: list[str] = Field(
+        default_factory=list,
+        description="ids of the shared events one of the two is not in, there because a "
+                    "relation of theirs cites them (甲 acting on 乙's behalf)")
+
+    def scenes_of_both(self) -> set[str]:
+        """The shared events both are in."""
+        return {e.id for e in self.shared_events} - set(self.cited_only)
 
 
 class LinkedRecord(BaseModel):
