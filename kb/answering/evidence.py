@@ -179,10 +179,11 @@ class EvidencePipeline:
             neighbors = self._neighbors(person_id)
         except NotFound:
             return None
-        relation_type, side = relation_type.rstrip("<>"), relation_type[-1:]
+        side = relation_type[-1:] if relation_type.endswith(("<", ">")) else ""
+        relation_type = relation_type.rstrip("<>")
         linked = [n for n in neighbors if any(
-            r.type == relation_type and (side not in "<>" or not side
-                                         or (r.source if side == ">" else r.target) == n.person.id)
+            r.type == relation_type
+            and (not side or (r.source if side == ">" else r.target) == n.person.id)
             for r in n.relations)]
         if exclude:  # a father is never the answer to 母亲, a sworn sister never to 弟弟
             linked = [n for n in linked if not any(ch in n.person.name for ch in exclude)]
