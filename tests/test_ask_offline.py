@@ -434,3 +434,21 @@ def test_a_rank_is_the_one_beside_the_asked_words(service: AskService, question:
     r = service.ask(AskRequest(question=question))
     assert r.status == "answered" and r.answer.startswith(rank), r.answer.splitlines()[0]
     assert all(q.located for q in r.quotes)
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("李逵用什么兵器？", "李逵使的兵器：两把板斧"),
+    ("黑旋风使的是什么武器", "李逵使的兵器：两把板斧"),
+    ("鲁智深和李逵各用什么兵器", "禅杖"),
+])
+def test_a_weapon_is_answered_from_the_weapon_states(service: AskService, question: str,
+                                                      said: str) -> None:
+    """It used to answer with a battle line of the 征方腊 chapters that holds the word 兵器."""
+    r = service.ask(AskRequest(question=question))
+    assert r.status == "answered" and said in r.answer.splitlines()[0], r.answer
+    assert r.quotes and all(q.located for q in r.quotes)
+
+
+def test_no_weapon_on_record_is_said_so(service: AskService) -> None:
+    r = service.ask(AskRequest(question="王婆用什么兵器？"))
+    assert r.status == "insufficient" and "兵器" in (r.reason or ""), r.answer

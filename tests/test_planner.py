@@ -160,3 +160,13 @@ def test_a_rank_is_not_a_count(index: PeopleIndex) -> None:
     assert plan_for_question("宋江坐第几位", index).detail.ordinal
     assert not plan_for_question("梁山泊有几位好汉", index).detail.ordinal
     assert plan_for_question("杨志卖刀卖了多少钱", index).detail.act == "卖"
+
+
+@pytest.mark.parametrize(("question", "weapon"), [
+    ("李逵用什么兵器？", True), ("关胜的兵器叫什么", True), ("林冲使的是什么武器", True),
+    ("呼延灼用什么兵器打仗", True), ("鲁智深和李逵各用什么兵器", True),
+    ("李逵杀了谁", False), ("武松打虎用的哨棒是什么木头做的？", False), ("林冲的宝刀卖了多少钱", False),
+])
+def test_a_weapon_question_is_decided_in_the_plan(index: PeopleIndex, question: str,
+                                                  weapon: bool) -> None:
+    assert plan_for_question(question, index).detail.weapon is weapon

@@ -53,6 +53,7 @@ from kb.answering.refusals import (
     total_in,
     unknown_name,
 )
+from kb.answering.weapons import weapon_states
 from kb.knowledge.models import Event, Person, Record, Relation, State
 from kb.knowledge.views import EventView, Pair, RelationView, SourceView
 from retrieval.analyzers import FUNCTION_CHARS
@@ -212,6 +213,8 @@ def compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
     ctx = _Ctx(g, block_of, people, df, n_docs)
     fate = plan.moment == "ended" and _about_the_end(plan)
     detail = plan.detail
+    if detail.weapon:
+        return compose_weapons(ctx)  # 甲用什么兵器: the weapon states, never a stray battle line
     if plan.kind == "pair" and g.pair is not None and (g.pair.relations or g.pair.shared_events):
         if detail.meeting and plan.asks in ("where", "when", "chapter"):  # 甲在哪里遇到乙
             return _with_passages(compose_pair(ctx, began=True), ctx)
@@ -1130,6 +1133,29 @@ def _deeds(ctx: _Ctx, person_id: str) -> list[Event]:
     titled = [e for e in timeline.events if acts & set(e.title) and _headline_names(e, names)]
     return titled or [e for e in timeline.events if any(
         p.person == person_id and acts & set(p.role) for p in e.participants)]
+
+
+def compose_weapons(ctx: _Ctx) -> Draft:
+    """Each named person's weapons (`weapon_states`) in book order, each with where the book shows
+    it; a person without one is said to have none on record."""
+    w = _Writer()
+    missing = []
+    for person_id in ctx.plan.person_ids[:2]:
+        timeline = ctx.g.timelines.get(person_id)
+        arms = weapon_states(timeline.states) if timeline else []
+        name = ctx.name(person_id)
+        if not arms:
+            missing.append(name)
+            continue
+        said = "；".join(f"{s.value}（第{s.chapter}回）" for s in arms)
+        w.add(f"{name}使的兵器：{said}。")
+        for state in arms:
+            w.add(f"· 第{state.chapter}回：{_short(state.description, 90)}", _record_quote(state))
+    if not w.lines:
+        return Draft("insufficient", "", f"书中（知识库中）没有写{'、'.join(missing)}用什么兵器。")
+    if missing:
+        w.add(f"（书中没有写{'、'.join(missing)}用什么兵器。）")
+    return w.draft()
 
 
 def compose_deeds(ctx: _Ctx, person_id: str, deeds: Sequence[Event]) -> Draft:

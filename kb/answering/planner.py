@@ -45,6 +45,7 @@ from typing import Literal
 
 from core.text import is_cjk, normalize, normalize_with_offsets
 from kb.answering.joining import asked_band
+from kb.answering.weapons import asks_weapon
 from kb.knowledge.models import Person
 from retrieval.analyzers import FUNCTION_CHARS, clean_query
 
@@ -211,6 +212,9 @@ class AskDetail:
     act: str | None = None
     """The one-character verb a number is asked of (卖了多少钱 → 卖, 能走多少里 → 走): the book's
     number for that act, not another the scene counts (the coins cut in the same passage)."""
+    weapon: bool = False
+    """甲用什么兵器: the person's weapon states answer (kb.answering.weapons), not a battle line that
+    names the word."""
     ordinal: bool = False
     """第几位 asks a rank, not a count: the book's 第N位 (or the record's) that the question's
     words stand beside (排座次居第1位)."""
@@ -372,6 +376,11 @@ def _asks_whom(text: str, written: Sequence[str]) -> bool:
         and not any(w in before for w in WHOM_WORDS)
 
 
+WEAPON_ASKS = ("what", "name", "made_of", "identity", "how", "relation")
+"""用什么兵器 (what), 兵器叫什么 (name), 用什么兵器打仗 (made_of: 用什么); of two people the
+planner reads 甲和乙用什么兵器 as their relation."""
+
+
 def _detail_of_kind(text: str, asks: Ask, ids: Sequence[str], focus: Sequence[str],
                     written: Sequence[str], detail: AskDetail) -> AskDetail:
     """The kinds of question the answer step answers in their own way, decided here once."""
@@ -385,6 +394,8 @@ def _detail_of_kind(text: str, asks: Ask, ids: Sequence[str], focus: Sequence[st
         and any(w in text for w in SAID_ASK),
         death=asks in ("when", "chapter") and one and any(w in text for w in DEATH_WORDS)
         and all(any(d in w for d in DEATH_WORDS) for w in focus),
+        weapon=len(ids) in (1, 2) and asks in WEAPON_ASKS and not detail.material
+        and asks_weapon(text),
         joining=asked_band(text) if one and asks not in NOT_JOINING_ASKS
         and not any(w in text for w in AFTER_WORDS) else None)
 
