@@ -241,6 +241,19 @@ def test_a_whole_count_comes_from_the_books_total(service: AskService) -> None:
 def test_a_number_is_never_cut_out_of_a_name(service: AskService) -> None:
     r = service.ask(AskRequest(question="梁山泊一共有多少位好汉？"))
     assert not r.answer.startswith("万")  # 宋万三位好汉: 三位, never 万三位
+    r = service.ask(AskRequest(question="杨志卖刀要价多少"))  # it said 二, of 杀死牛二
+    assert r.answer.startswith("三千贯"), r.answer.splitlines()[0]
+
+
+@pytest.mark.parametrize(("question", "number"), [
+    ("武松打虎前喝了多少碗酒", "十五碗"),  # the scene's 共 sentence, not 恰好喫了三碗 of the same page
+    ("林冲买刀花了多少钱", "一千贯"),  # 买 … 刀 split in the book; the purchase that gives a price
+])
+def test_a_number_without_the_word_total_is_still_the_whole(service: AskService, question: str,
+                                                            number: str) -> None:
+    r = service.ask(AskRequest(question=question))
+    assert r.status == "answered" and r.answer.startswith(number), r.answer.splitlines()[0]
+    assert all(q.located for q in r.quotes)
 
 
 def test_kept_views_are_copied_before_a_narrower_corpus_trims_them(service: AskService,

@@ -23,10 +23,12 @@ def test_without_such_a_description_a_value_naming_an_arm_counts() -> None:
     staff = _state("浑铁禅杖", 7, "甲演武所使。")
     horse = _state("乌骓马", 4, "甲的坐骑。")
     place = _state("刀山", 2, "", kind="place")
-    assert weapon_states([horse, staff, place]) == [staff]
+    relics = _state("头陀遗物（戒刀、数珠）", 5, "被害的头陀留下两把戒刀和数珠。")
+    assert weapon_states([horse, staff, place, relics]) == [staff]
     assert weapon_states([horse]) == []
 
 
 def test_the_asking_words() -> None:
     assert asks_weapon("甲用什么兵器") and asks_weapon("甲的武器是什么")
     assert not asks_weapon("甲用什么办法")
+

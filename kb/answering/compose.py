@@ -47,8 +47,8 @@ from kb.answering.refusals import (
     not_stated,
     numeral_value,
     premise_problem,
+    quantities_in,
     quantity_in,
-    quantity_pattern,
     refuse_question,
     total_in,
     unknown_name,
@@ -326,16 +326,28 @@ def _patient(role: str) -> bool:
 
 def _best_record(ctx: _Ctx, weights: dict[str, float], records: Sequence[Record]
                  ) -> tuple[float, Record] | None:
-    """The record holding the most of the question's content weight (ties: knowledge order)."""
+    """The record holding the most of the question's content weight (ties: knowledge order). Of
+    a how-many, the question's words may stand split (买 … 刀: the record of the purchase rarely
+    says 买刀), and of tied records the first that gives a number of the asked unit wins (the
+    purchase that gives the price, not a later one that does not); elsewhere the exact word is
+    the stronger sign (卖刀, not 要卖的宝刀)."""
     if not weights:
         return None
-    covered = Coverage(weights, {t: _forms(t, ctx.g.profile.wordings) for t in weights})
-    best: tuple[float, Record] | None = None
+    counting = ctx.plan.asks == "how_many"
+    covered = Coverage(weights, {t: _forms(t, ctx.g.profile.wordings) for t in weights},
+                       ctx.plan.focus if counting else ())
+    best: tuple[float, bool, Record] | None = None
     for record in records:  # records are written in simplified script: no conversion
-        score = covered(ctx.render(record))
-        if best is None or score > best[0]:
-            best = (score, record)
-    return best
+        text = ctx.render(record)
+        score = covered(text)
+        if best is not None and score < best[0]:
+            continue
+        if best is not None and score == best[0] and (not counting or best[1]):
+            continue  # a tie: the earlier stays, unless it lacks the number this one may give
+        counts = counting and has_quantity(text, ctx.plan, ctx.people)
+        if best is None or score > best[0] or counts:
+            best = (score, counts, record)
+    return (best[0], best[2]) if best else None
 
 
 def _headline_names(record: Record, names: Sequence[str]) -> bool:
@@ -402,15 +414,12 @@ def compose_fact(ctx: _Ctx) -> Draft:
     if plan.asks == "how_many":  # the sentences that give a number come first
         counted = [b for b in best_sentences(about, ctx.block_of, weights, ctx.g.profile.wordings,
                                              limit=QUANTITY_SENTENCES)
-                   if b[0] > 0 and has_quantity(b[1], plan)] or _counted_by_chars(ctx, about)
-        if plan.detail.total:  # 一共: a sentence of the passages that gives the whole count
-            whole = [b for b in best_sentences(about, ctx.block_of, weights, ctx.g.profile.wordings,
-                                               limit=TOTAL_SENTENCES) if total_in(b[1], plan)]
-            counted_forms = _forms(plan.detail.counted, ctx.g.profile.wordings) \
-                if plan.detail.counted else ()
-            whole = [b for b in whole if not counted_forms
-                     or any(f in to_simplified(b[1]) for f in counted_forms)] or whole
-            whole.sort(key=lambda b: -_whole_count(b[1], ctx))  # the whole: the largest 共 count
+                   if b[0] > 0 and has_quantity(b[1], plan, ctx.people)] or _counted_by_chars(ctx, about)
+        whole = _whole_counts(ctx, about, weights)
+        if not plan.detail.total and counted:  # a part of the scene's count (三碗 of 十五碗)
+            whole = [b for b in whole if _same_chapter(ctx, b[2], counted[0][2])
+                     and _whole_count(b[1], ctx) > _whole_count(counted[0][1], ctx)]
+        if whole:  # 一共, or the scene's 共 sentence: the whole count comes first
             counted = whole[:1] + [b for b in counted if b not in whole[:1]]
         if counted:
             best = counted[:SUPPORT_SENTENCES]
@@ -523,7 +532,7 @@ def _counted_by_chars(ctx: _Ctx, about: Sequence[str]) -> list[tuple[float, str,
     for rank, chunk_id in enumerate(about):
         block = ctx.block_of(chunk_id)
         for written, simplified in sentence_pairs(block.text) if block else ():
-            if has_quantity(written, ctx.plan):
+            if has_quantity(written, ctx.plan, ctx.people):
                 share = len(chars & set(simplified)) / len(chars)
                 if share >= MIN_CHAR_SHARE:
                     found.append((share, -rank, written, chunk_id))
@@ -704,7 +713,7 @@ def _number(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, s
     """How many: the numeral with the question's unit as the book gives it (十五碗): from the
     record that answers the question when it gives one (a curated account of the scene: the
     signboard's 三碗不过冈 is not what the hero drank), else from the best sentence."""
-    if ctx.plan.detail.total and best and total_in(best[0][1], ctx.plan):
+    if best and total_in(best[0][1], ctx.plan):  # 一共, or the scene's whole (`_whole_counts`)
         found = quantity_in(to_simplified(best[0][1]), ctx.plan, ctx.people)
         if found:
             return f"{found}。", (best[0][1], best[0][2]), False
@@ -756,6 +765,25 @@ def _rank(ctx: _Ctx) -> Lead | None:
     return None
 
 
+def _whole_counts(ctx: _Ctx, about: Sequence[str], weights: Mapping[str, float]
+                  ) -> list[tuple[float, str, str]]:
+    """The passages' sentences that give a whole count of the asked unit (共, `total_in`), of
+    the counted thing when one is asked, the largest count first."""
+    plan = ctx.plan
+    whole = [b for b in best_sentences(about, ctx.block_of, weights, ctx.g.profile.wordings,
+                                       limit=TOTAL_SENTENCES) if total_in(b[1], plan)]
+    counted_forms = _forms(plan.detail.counted, ctx.g.profile.wordings) \
+        if plan.detail.counted else ()
+    whole = [b for b in whole if not counted_forms
+             or any(f in to_simplified(b[1]) for f in counted_forms)] or whole
+    return sorted(whole, key=lambda b: -_whole_count(b[1], ctx))  # a story's count grows
+
+
+def _same_chapter(ctx: _Ctx, chunk_a: str, chunk_b: str) -> bool:
+    a, b = ctx.block_of(chunk_a), ctx.block_of(chunk_b)
+    return a is not None and b is not None and a.chapter == b.chapter
+
+
 def _whole_count(sentence: str, ctx: _Ctx) -> int:
     """The value of the count a 共 sentence gives (0 when it cannot be read): a story's count
     grows (四十位 in one chapter, 一百单八员 later), and 一共 asks the whole."""
@@ -779,10 +807,9 @@ def _quantity_after_act(ctx: _Ctx, best: Sequence[tuple[float, str, str]]
         acts |= {act} | {f for f in ctx.g.profile.wordings.get(act, ()) if len(f) == 1}
     if not acts:
         return None
-    pattern = quantity_pattern(ctx.plan)
     for _, sentence, chunk_id in best:
         text = to_simplified(sentence)
-        found = [m.group(0) for m in pattern.finditer(text)
+        found = [m.group(0) for m in quantities_in(text, ctx.plan, ctx.people)
                  if any(a in text[max(0, m.start() - ACT_BEFORE_NUMBER - 2):m.start()]
                         for a in acts)]
         if found:  # 一日能行五百里…便一日能行八百里: every one the sentence gives

@@ -13,6 +13,7 @@ first."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 
 from core.text import cjk_runs, to_simplified
@@ -94,14 +95,26 @@ def _forms(term: str, wordings: Wordings) -> tuple[str, ...]:
                     if term in key or len(key) >= 2 and key in term for w in words), *bare)
 
 
+SPLIT_GAP = 4
+CLAUSE_ENDS = "，。；！？、：「」"
+"""A two-character word of the question is held split within a clause by up to `SPLIT_GAP`
+characters: a verb and its object with words between (买刀 in 买了这口好刀, 上山 in 上了山)."""
+
+
 class Coverage:
     """`coverage` for one question's weights, prepared once: the answer step scores hundreds of
     records and sentences against the same weights (a hub character's timeline)."""
 
     def __init__(self, weights: Mapping[str, float],
-                 forms: Mapping[str, tuple[str, ...]] | None = None) -> None:
+                 forms: Mapping[str, tuple[str, ...]] | None = None,
+                 words: Sequence[str] = ()) -> None:
+        """`words`: the question's own two-character words (the plan's focus words), which may
+        stand split in the book; a bigram cut from a longer run (上那 of 脸上那块) may not."""
         self.total = sum(weights.values())
         self.items = [((forms or {}).get(t, (t,)), w) for t, w in weights.items()]
+        self.split = {w: re.compile(f"{re.escape(w[0])}[^{CLAUSE_ENDS}]{{1,{SPLIT_GAP}}}"
+                                    f"{re.escape(w[1])}")
+                      for w in words if len(w) == 2 and w in weights}
 
     def __call__(self, simplified_sentence: str) -> float:
         if not self.total:
@@ -109,7 +122,8 @@ class Coverage:
         held = 0.0
         for forms, weight in self.items:
             for form in forms:
-                if form in simplified_sentence:
+                if form in simplified_sentence or (
+                        form in self.split and self.split[form].search(simplified_sentence)):
                     held += weight
                     break
         return held / self.total

@@ -354,8 +354,9 @@ MEETING_WORDS = ("遇到", "遇见", "相遇", "碰到", "碰见", "见到", "�
 DEATH_WORDS = ("死", "去世", "身亡", "阵亡", "圆寂", "坐化")
 LAST_WORDS_ASK = ("死前", "临死", "临终", "遗言", "圆寂前", "坐化前", "死之前")
 SAID_ASK = ("说", "写", "嘱", "言", "留下", "交代", "遗言")
-NOT_ACTS = frozenset("有是的共在要能会")
-"""Characters before 多少 that are not the counted act (一共有多少, 是多少, 能走多少: 走 is)."""
+NOT_ACTS = frozenset("有是的共在要能会花")
+"""Characters before 多少 that are not the counted act (一共有多少, 是多少, 能走多少: 走 is; 买刀花了
+多少钱: the act is 买, the book never writes the spending)."""
 NOT_JOINING_ASKS = frozenset({"who", "how_many", "name", "made_of", "whether", "identity",
                               "chapter"})
 """Asks about a joining that want something else than the road there (谁引甲上山: a name; 甲上山是
@@ -422,13 +423,13 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
         plural = _has_any(simplified, ("他们", "她们", "两人", "二人", "俩"))
         ids, follow_up = list(previous) if plural else list(previous[:1]), True
     names = [people.people[pid].name for pid in ids]
-    cleaned = " ".join(clean_query(question).split())
+    cleaned = " ".join(clean_query(SPENDING.sub(" ", question)).split())
     every_name = [*(written for _, written in found),
                   *(part for _, written in found for part in re.split("[的他她之]", written)
                     if part != written and len(part) >= 2),  # 甲的妻子: 甲, 妻子
                   *(n for pid in ids for n in people.people[pid].all_names)]
     kind: PlanKind = "open"
-    focus = focus_words(question, every_name)
+    focus = focus_words(SPENDING.sub(" ", question), every_name)
     if len(ids) >= 2:
         kind, ids, names = "pair", ids[:2], names[:2]
     elif len(ids) == 1 and _has_any(simplified, JOURNEY_WORDS):
@@ -455,6 +456,9 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
                 tuple(unresolved))
 
 
+SPENDING = re.compile(r"花(?:了|费了?|掉了?)?(?=多少|几)")
+"""花了多少钱: the book tells the price (一千贯买了), never the spending; the verb is cut from the
+words the evidence must hold (the planner's act is the verb before it, `NOT_ACTS`)."""
 OLD_SPELLINGS = (("甚么", "什么"),)
 """Spellings of asking words a reader of the traditional text writes (為甚麼, 甚麼人), folded to
 the ones the rules below know; same length, so offsets stay."""

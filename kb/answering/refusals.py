@@ -137,12 +137,17 @@ NUMBER = f"[{NUMERAL}]+(?:单[{NUMERAL}]+)?"
 """A numeral as the book writes it; 单 joins hundreds and units (一百单八, 三百单五)."""
 
 
+MEASURE_WORDS = CURRENCY + "斤里碗只个位员人匹头口把条枝件座"
+"""The measure word a numeral keeps when the question names none (要价多少 → 三千贯, not 三千)."""
+
+
 def quantity_pattern(plan: Plan) -> re.Pattern[str]:
-    """A numeral with the question's unit (and for the generic 个 its noun too)."""
+    """A numeral with the question's unit (and for the generic 个 its noun too); with none asked,
+    the measure word the book puts after it, if any."""
     unit, noun = plan.detail.unit, plan.detail.noun
     if unit is None:
         measure = plan.detail.measure
-        return re.compile(f"{NUMBER}[{measure}]" if measure else NUMBER)
+        return re.compile(f"{NUMBER}[{measure}]" if measure else f"{NUMBER}[{MEASURE_WORDS}]?")
     if unit == "钱":
         tail = f"[{CURRENCY}]"
     elif unit in PEOPLE_UNITS and unit != "个":
@@ -189,20 +194,29 @@ def total_in(sentence: str, plan: Plan) -> bool:
 def quantity_in(text: str, plan: Plan, people: PeopleIndex) -> str | None:
     """The first quantity of the asked unit in a (simplified) text that is not part of a name
     (a name ending in 万 before 三位: the quantity is 三位, not 万三位)."""
+    found = quantities_in(text, plan, people)
+    return found[0].group(0) if found else None
+
+
+def quantities_in(text: str, plan: Plan, people: PeopleIndex) -> list[re.Match[str]]:
+    """Every quantity of the asked unit in a (simplified) text, none inside a name (牛二's 二)."""
     pattern = quantity_pattern(plan)
     names = [to_simplified(w) for _, w in people.find(text)]
     spans = [(m.start(), m.end()) for n in names for m in re.finditer(re.escape(n), text)]
+    out = []
     pos = 0
     while (found := pattern.search(text, pos)) is not None:
         inside = [end for start, end in spans if start < found.end() and found.start() < end]
         if not inside:
-            return found.group(0)
-        pos = max(max(inside), found.start() + 1)
-    return None
+            out.append(found)
+        pos = max(inside) if inside else found.end()
+        pos = max(pos, found.start() + 1)
+    return out
 
 
-def has_quantity(sentence: str, plan: Plan) -> bool:
-    return quantity_pattern(plan).search(to_simplified(sentence)) is not None
+def has_quantity(sentence: str, plan: Plan, people: PeopleIndex) -> bool:
+    """The sentence gives a quantity of the asked unit that is not part of a name (牛二)."""
+    return bool(quantities_in(to_simplified(sentence), plan, people))
 
 
 def _near(text: str, role: str, people: PeopleIndex) -> set[str]:
@@ -260,7 +274,7 @@ def missing_part(plan: Plan, sentences: Sequence[str], record_people: Iterable[s
     texts = [*sentences, *records]
     named = plan.person_ids
     who = "、".join(plan.names)
-    if plan.asks == "how_many" and not any(has_quantity(s, plan) for s in texts):
+    if plan.asks == "how_many" and not any(has_quantity(s, plan, people) for s in texts):
         unit = (plan.detail.unit or "") + (plan.detail.noun or "")
         return f"书中没有写{who}{_focus_text(plan)}的数目" + (f"（多少{unit}）" if unit else "")
     if plan.asks == "made_of" and not any(made_of_in(s, plan) for s in texts):
