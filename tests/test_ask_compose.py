@@ -58,6 +58,15 @@ def test_why_gives_the_cause_before_the_event(service: AskService) -> None:
     assert not lead_of(r.answer).startswith("status")
 
 
+def test_why_finds_the_plan_a_third_person_made(service: AskService) -> None:
+    """时迁 stole 徐宁's armour because 汤隆 proposed luring 徐宁 with it (a scene neither is in);
+    it answered with 时迁 joining the band six chapters before."""
+    r = ask(service, "时迁为什么要偷徐宁的甲？")
+    assert r.status == "answered" and holds(lead_of(r.answer), "汤隆", "第56回"), r.answer
+    r = ask(service, "杨志为什么要杀牛二？")  # a summary naming him in passing is no plan
+    assert holds(lead_of(r.answer), "卖刀"), r.answer
+
+
 def test_where_they_first_met_names_the_place_and_chapter(service: AskService) -> None:
     r = ask(service, "戴宗第一次见到李逵是在哪里？")
     assert r.status == "answered"

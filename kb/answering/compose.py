@@ -990,9 +990,15 @@ def _act_event(ctx: _Ctx, record: Record, weights: dict[str, float]) -> Event | 
 
 
 def _causes(ctx: _Ctx, pair: Pair, record: Record, act: Event) -> list[Event]:
-    """What came before the act: the pair's shared events just before it and the turning points
-    of the one acted on (a directed relation's target, else both) within `CAUSE_CHAPTERS` —
-    甲杀乙: 乙 poisoning 甲's brother two chapters earlier, a scene 甲 was not at."""
+    """What came before the act: where a third person's plan sent one to act on the other, that
+    lead-up (`_lead_up`: 丙 proposes stealing 乙's armour to lure him, 丁 sends 甲); else the last
+    `CAUSE_EVENTS` + 1 of the pair's shared events just before it and the turning points of the
+    one acted on (a directed relation's target, else both) within `CAUSE_CHAPTERS` — 甲杀乙: 乙
+    poisoning 甲's brother two chapters earlier, a scene 甲 was not at."""
+    lead = _lead_up(ctx, pair, act)
+    if lead:
+        return lead
+
     def near(e: Event) -> bool:
         return e.order < act.order and act.chapter - e.chapter <= CAUSE_CHAPTERS
 
@@ -1007,6 +1013,30 @@ def _causes(ctx: _Ctx, pair: Pair, record: Record, act: Event) -> list[Event]:
             turning = [e for e in events if e.turning_point and e.id not in shared]
             found.update({e.id: e for e in turning[-CAUSE_EVENTS:]})
     return sorted(found.values(), key=lambda e: e.order)[-(CAUSE_EVENTS + 1):]
+
+
+LEAD_UP_CHAPTERS = 1
+"""The lead-up to an act is looked for in its chapter and this many before it."""
+
+
+def _lead_up(ctx: _Ctx, pair: Pair, act: Event) -> list[Event]:
+    """When a scene just before the act (its chapter or the one before) that neither of the two
+    takes part in has a title naming one of them — a plan made about them (丙荐乙) — the last
+    `CAUSE_EVENTS` + 1 curated scenes there that one of them is in or that are such a plan;
+    otherwise none (a summary naming them in passing is no plan)."""
+    ids = {pair.a.id, pair.b.id}
+    names = [n for pid in ids for n in map(to_simplified, ctx.people.people[pid].all_names)
+             if len(n) >= 2]
+    lead = []
+    for chapter in range(act.chapter - LEAD_UP_CHAPTERS, act.chapter + 1):
+        for event in ctx.g.chapter_events.get(chapter, ()):
+            if event.order >= act.order or event.origin != "curated":
+                continue
+            taking_part = any(p.person in ids for p in event.participants)
+            if taking_part or any(n in event.title for n in names):
+                lead.append((taking_part, event))
+    lead = lead[-(CAUSE_EVENTS + 1):]
+    return [] if all(taking_part for taking_part, _ in lead) else [e for _, e in lead]
 
 
 def _named_act(ctx: _Ctx, records: Sequence[Record]) -> Record | None:

@@ -74,6 +74,9 @@ class Gathered:
     rendered: dict[str, str] = field(default_factory=dict)
     """Records rendered as text (record id → line), shared by every question on one loaded
     bundle: records do not change until a reload makes a new pipeline."""
+    chapter_events: Mapping[int, Sequence[Event]] = field(default_factory=dict)
+    """Every event of the bundle by chapter, in book order (shared like `rendered`): the plan
+    that sent someone to act is often a scene of others about them (乙 proposes luring 甲)."""
 
 
 def _cite_only_read_blocks(pair: Pair | None, journey: Journey | None,
@@ -148,6 +151,9 @@ class EvidencePipeline:
         self._journey = lru_cache(maxsize=TIMELINE_CACHE)(provider.journey)
         self._neighbors = lru_cache(maxsize=TIMELINE_CACHE)(provider.neighbors)
         self.rendered: dict[str, str] = {}
+        self.chapter_events: dict[int, list[Event]] = {}
+        for event in sorted(bundle.events, key=lambda e: e.order):
+            self.chapter_events.setdefault(event.chapter, []).append(event)
 
     def plan(self, question: str, previous: Sequence[str] = ()) -> Plan:
         plan = plan_for_question(question, self.people, previous, self._relative,
@@ -229,7 +235,7 @@ class EvidencePipeline:
         verdicts.update({c: d.value for c, d in zip(likely, decisions, strict=True)})
         return Gathered(plan, query, expansions, knowledge, plan_records, pair, journey, ranking,
                         origins, packed, verdicts, temporal, chapter, self.profile, lexical,
-                        timelines, self.rendered)
+                        timelines, self.rendered, self.chapter_events)
 
     def _likely(self, retriever: Retriever, lexical: Ranking, ranking: Sequence[str],
                 origins: Mapping[str, str]) -> list[str]:
