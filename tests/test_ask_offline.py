@@ -465,3 +465,14 @@ def test_a_weapon_is_answered_from_the_weapon_states(service: AskService, questi
 def test_no_weapon_on_record_is_said_so(service: AskService) -> None:
     r = service.ask(AskRequest(question="王婆用什么兵器？"))
     assert r.status == "insufficient" and "兵器" in (r.reason or ""), r.answer
+
+
+def test_a_named_campaign_keeps_the_answer_in_its_chapters(service: AskService) -> None:
+    """征方腊时: the campaign's chapters (the corpus profile's arcs), and the question is about
+    鲁智深, not the pair of him and the enemy the campaign is named after."""
+    r = service.ask(AskRequest(question="征方腊时鲁智深做了什么？"))
+    assert r.status == "answered" and r.stages and r.plan.people == ["鲁智深"]
+    assert all(110 <= c <= 119 for s in r.stages for c in s.chapters[-1:]), r.answer
+    assert "活捉方腊" in r.answer
+    r = service.ask(AskRequest(question="征方腊时谁杀了方腊？"))  # it named two of 方腊's men
+    assert r.answer.startswith("方腊的结局（第119回）"), r.answer.splitlines()[0]

@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from core.errors import NotFound
 from core.text import normalize
+from kb.answering.arcs import in_arc, journey_within, timeline_within, within, without_arc
 from kb.answering.chapters import ChapterMatch, ChapterTitles
 from kb.answering.expansion import expansions_for
 from kb.answering.planner import PeopleIndex, Plan, plan_for_question
@@ -18,7 +19,7 @@ from kb.answering.record_search import KnowledgeHit, KnowledgeIndex
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.models import Event, Person, Record
 from kb.knowledge.names import beside
-from kb.knowledge.profile import CorpusProfile
+from kb.knowledge.profile import Arc, CorpusProfile
 from kb.knowledge.protocol import RelationProvider
 from kb.knowledge.views import Journey, Pair, SourceView, Timeline
 from retrieval.packing import Decision, pack
@@ -77,6 +78,9 @@ class Gathered:
     chapter_events: Mapping[int, Sequence[Event]] = field(default_factory=dict)
     """Every event of the bundle by chapter, in book order (shared like `rendered`): the plan
     that sent someone to act is often a scene of others about them (乙 proposes luring 甲)."""
+    arc: Arc | None = None
+    """The stretch of the story the question names (征某时), whose chapters everything above is
+    restricted to (kb.answering.arcs)."""
 
 
 def _cite_only_read_blocks(pair: Pair | None, journey: Journey | None,
@@ -205,7 +209,8 @@ class EvidencePipeline:
 
     def gather(self, question: str, retriever: Retriever, options: SearchOptions,
                previous: Sequence[str] = (), knowledge_budget: int | None = None) -> Gathered:
-        plan = self.plan(question, previous)
+        arc = self.profile.arc_of(normalize(question))
+        plan = self.plan(without_arc(normalize(question), arc) if arc else question, previous)
         persons = [self.people.people[pid] for pid in plan.person_ids]
         named = [(self.people.people[pid], written) for pid, written in self.people.find(question)]
         expansions = expansions_for(question, named, self.profile.wordings, self.expansion)
@@ -215,10 +220,16 @@ class EvidencePipeline:
         budget = self.knowledge_budget if knowledge_budget is None else knowledge_budget
         knowledge = self.knowledge.search(query, plan.person_ids, budget)
         pair, journey, plan_records = self._plan_records(plan)
+        if arc is not None:  # 征某时: only the records (and a journey's stages) of its chapters
+            knowledge = [h for h in knowledge if in_arc(h.record, arc)]
+            plan_records = within(plan_records, arc) or plan_records
+            journey = journey_within(journey, arc) if journey is not None else None
         pair, journey = _cite_only_read_blocks(pair, journey, retriever.position)
         curated = [r for r in plan_records if getattr(r, "origin", "curated") == "curated"]
         plan_records = curated or plan_records  # curated records win over extracted ones
         timelines = self._timelines(plan)
+        if arc is not None:
+            timelines = {pid: timeline_within(t, arc) for pid, t in timelines.items()}
         temporal = self._temporal(plan, plan_records, timelines)
         plan_records = [*temporal, *plan_records]
         chapter = self.titles.match(question) if plan.asks == "chapter" else None
@@ -227,6 +238,9 @@ class EvidencePipeline:
             [h.record for h in knowledge if not isinstance(h.record, Person)][:TOP_KNOWLEDGE_POINTERS])
         lexical = retriever.rank(query, options.strategy, options.depth, options.rrf_k)
         ranking, origins = self._order(retriever, lexical, pointers)
+        if arc is not None:  # the arc's passages first: the lexical best elsewhere is another war
+            ranking = sorted(ranking, key=lambda c: not arc.holds(retriever.blocks[
+                retriever.position[c]].chapter))
         likely = self._likely(retriever, lexical, ranking, origins)
         costs = [retriever.costs[retriever.position[c]] for c in likely]
         decisions = pack(costs, options.budget, options.max_blocks, options.policy)
@@ -235,7 +249,7 @@ class EvidencePipeline:
         verdicts.update({c: d.value for c, d in zip(likely, decisions, strict=True)})
         return Gathered(plan, query, expansions, knowledge, plan_records, pair, journey, ranking,
                         origins, packed, verdicts, temporal, chapter, self.profile, lexical,
-                        timelines, self.rendered, self.chapter_events)
+                        timelines, self.rendered, self.chapter_events, arc)
 
     def _likely(self, retriever: Retriever, lexical: Ranking, ranking: Sequence[str],
                 origins: Mapping[str, str]) -> list[str]:

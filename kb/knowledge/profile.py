@@ -2,8 +2,8 @@
 
 Generic code names no character or place: the novel's title (for prompts and messages), its most
 frequent places (which say nothing about what a question asks), the map from readers' words to the
-novel's words, and the titles that stand in for a name (a 教头 known only by his title has no
-given name)."""
+novel's words, the titles that stand in for a name (a 教头 known only by his title has no given
+name), and the stretches of the story readers name (a campaign and its chapters)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,19 @@ from core.errors import BundleError
 PROFILE_FILE = "profile.json"
 
 
+class Arc(BaseModel):
+    """A stretch of the story readers name (a campaign): the words they name it by, its chapters."""
+
+    model_config = ConfigDict(frozen=True)
+
+    words: tuple[str, ...] = Field(min_length=1, description="readers' names for it (simplified)")
+    first: int = Field(ge=0, description="its first chapter")
+    last: int = Field(ge=0, description="its last chapter")
+
+    def holds(self, chapter: int | None) -> bool:
+        return chapter is not None and self.first <= chapter <= self.last
+
+
 class CorpusProfile(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
@@ -28,6 +41,14 @@ class CorpusProfile(BaseModel):
         description="reader's word → the novel's words (simplified); expansions and coverage")
     titles: tuple[str, ...] = Field(
         default=(), description="forms of address that are titles, not names")
+    arcs: tuple[Arc, ...] = Field(
+        default=(), description="stretches of the story readers name, with their chapters")
+
+    def arc_of(self, simplified_question: str) -> Arc | None:
+        """The stretch of the story a question names (征某时: the campaign's chapters), by the
+        longest of the readers' words it holds."""
+        named = [(len(w), arc) for arc in self.arcs for w in arc.words if w in simplified_question]
+        return max(named, key=lambda x: x[0])[1] if named else None
 
     @property
     def place_chars(self) -> str:

@@ -1,0 +1,46 @@
+"""A question that names a stretch of the story (征某时甲打败了谁): the records and passages of its
+chapters only (`kb.knowledge.profile.Arc`). The question is planned without the arc's words: they
+are its when, which the chapters answer, not content a record must hold (and 征某人 names the
+enemy, not a person the question is about)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kb.knowledge.models import Person, Record, Relation
+from kb.knowledge.profile import Arc
+from kb.knowledge.views import Journey, Timeline
+
+
+def in_arc(record: Record, arc: Arc) -> bool:
+    """A record of the arc's chapters: an event or state by its chapter, a relation by any of its
+    sources; a person is about no chapter and always kept."""
+    if isinstance(record, Person):
+        return True
+    if isinstance(record, Relation):
+        return any(arc.holds(s.chapter) for s in record.sources)
+    return arc.holds(getattr(record, "chapter", None))
+
+
+def within(records: Sequence[Record], arc: Arc) -> list[Record]:
+    return [r for r in records if in_arc(r, arc)]
+
+
+def timeline_within(timeline: Timeline, arc: Arc) -> Timeline:
+    return Timeline(timeline.person, [e for e in timeline.events if arc.holds(e.chapter)],
+                    [s for s in timeline.states if arc.holds(s.chapter)])
+
+
+def journey_within(journey: Journey, arc: Arc) -> Journey:
+    """The journey's stages that reach into the arc (the whole journey when none does); a copy:
+    journeys are shared by every question on one loaded bundle."""
+    stages = [s for s in journey.stages if any(arc.holds(c) for c in s.chapters)]
+    return journey.model_copy(update={"stages": stages}) if stages else journey
+
+
+def without_arc(question: str, arc: Arc) -> str:
+    """The (normalized) question without the arc's words, to plan on: 征某人时甲做了什么 asks
+    about 甲, not about the pair of 甲 and the campaign's enemy."""
+    for word in sorted(arc.words, key=len, reverse=True):
+        question = question.replace(word, " ")
+    return question
