@@ -199,7 +199,7 @@ def quantity_in(text: str, plan: Plan, people: PeopleIndex) -> str | None:
 
 
 def quantities_in(text: str, plan: Plan, people: PeopleIndex) -> list[re.Match[str]]:
-    """Every quantity of the asked unit in a (simplified) text, none inside a name (牛二's 二)."""
+    """Every quantity of the asked unit in a (simplified) text, none inside a name (乙二's 二)."""
     pattern = quantity_pattern(plan)
     names = [to_simplified(w) for _, w in people.find(text)]
     spans = [(m.start(), m.end()) for n in names for m in re.finditer(re.escape(n), text)]
@@ -215,7 +215,7 @@ def quantities_in(text: str, plan: Plan, people: PeopleIndex) -> list[re.Match[s
 
 
 def has_quantity(sentence: str, plan: Plan, people: PeopleIndex) -> bool:
-    """The sentence gives a quantity of the asked unit that is not part of a name (牛二)."""
+    """The sentence gives a quantity of the asked unit that is not part of a name (乙二)."""
     return bool(quantities_in(to_simplified(sentence), plan, people))
 
 
