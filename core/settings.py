@@ -31,6 +31,12 @@ def bundle_fingerprint(directory: Path) -> str:
     return digest.hexdigest()
 
 
+CURATED_CHUNK_SIZE = 600
+"""The block length the curated bundle is checked at: there every quote lies within one block.
+At another length a quote may straddle two blocks; it is then cited to the block it begins in
+(`ingest.locate.QuoteLocator`), and quote checks read on into the next block."""
+
+
 class Settings(BaseSettings):
     """Every knob of the service; environment variables use the `KBX_` prefix unless noted."""
 
@@ -40,7 +46,8 @@ class Settings(BaseSettings):
     corpus: Path = Field(default=DEFAULT_CORPUS, description="chapter directory or one text file")
     corpus_name: str = Field(default="shuihu", description="names the graph and the data files")
     bundle: Path = Field(default=DEFAULT_BUNDLE, description="curated knowledge bundle directory")
-    chunk_size: int = Field(default=600, ge=100, le=5000, description="target block length")
+    chunk_size: int = Field(default=CURATED_CHUNK_SIZE, ge=100, le=5000,
+                            description="target block length")
 
     budget: int = Field(default=8000, ge=100, le=200_000, description="evidence token budget")
     max_blocks: int = Field(default=12, ge=1, le=200, description="evidence block limit")

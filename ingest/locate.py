@@ -60,10 +60,15 @@ def _short(quote: str, limit: int = 24) -> str:
 
 class QuoteLocator:
     """Finds quotes in a set of blocks; each chapter is normalized once, on first use, unless
-    `folds` (saved by `kbx ingest`) already hold it."""
+    `folds` (saved by `kbx ingest`) already hold it. A quote must lie within one block unless
+    `across_blocks`."""
 
-    def __init__(self, blocks: Iterable[Block], folds: ChapterFolds | None = None) -> None:
+    def __init__(self, blocks: Iterable[Block], folds: ChapterFolds | None = None,
+                 across_blocks: bool = False) -> None:
         self._folds = folds
+        self._across_blocks = across_blocks
+        """A quote spanning two blocks is cited to the block it begins in, not refused (blocks
+        cut at another length than the bundle was curated at)."""
         self._by_id: dict[str, Block] = {}
         self._by_chapter: dict[int, list[Block]] = {}
         for block in blocks:
@@ -137,7 +142,7 @@ class QuoteLocator:
                              f"{chapter}; lengthen it")
         start, end = index.span(at, len(needle))
         block = index.block_at(start)
-        if end > block.end:
+        if end > block.end and not self._across_blocks:
             following = index.block_at(end - 1)
             raise QuoteError(f"quote {_short(quote)!r} spans blocks {block.id} and "
                              f"{following.id}; shorten it to lie within one block")

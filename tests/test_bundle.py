@@ -147,6 +147,24 @@ def test_quote_across_two_blocks(bundle_dir: Path, kb_blocks: list[Block]) -> No
     assert f"spans blocks {first.id} and {second.id}; shorten it" in message
 
 
+def test_blocks_cut_at_another_length_cite_a_split_quote_to_its_first_block(
+        bundle_dir: Path, kb_blocks: list[Block]) -> None:
+    """`KBX_CHUNK_SIZE` other than the curation's must not refuse the whole bundle: the quote is
+    cited to the block it begins in, and the answer's quote check reads on into the next."""
+    from kb.answering.quotes import check_quote
+
+    first, second = (b for b in kb_blocks if b.chapter == 9 and b.index in (1, 2))
+    quote = first.text.rstrip()[-6:] + second.text[:6]
+    _edit(bundle_dir, "people.jsonl", 1, sources=[{"chapter": 9, "quote": quote}])
+    bundle = load_bundle(bundle_dir, kb_blocks, across_blocks=True)
+    ref = next(p for p in bundle.people if p.id == "lin_chong").sources[0]
+    assert ref.chunk_id == first.id and ref.end is not None and ref.end > first.end
+    by_id = {b.id: b for b in kb_blocks}
+    assert check_quote(quote, first.id, by_id.get).located
+    assert not check_quote(quote, second.id, by_id.get).located  # it does not begin there
+    assert not check_quote(second.text[:6] + first.text[:6], first.id, by_id.get).located
+
+
 def test_quote_with_chunk_id_is_checked_in_that_chunk(bundle_dir: Path,
                                                       kb_blocks: list[Block]) -> None:
     _edit(bundle_dir, "people.jsonl", 2, sources=[

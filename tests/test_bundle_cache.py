@@ -69,3 +69,18 @@ def test_an_unreadable_cache_is_ignored(setup: tuple[Settings, Path],
     _cached(settings)[0].write_text("{ not json", encoding="utf-8")
     assert list(load_active_bundle(settings, kb_blocks).records()) == list(first.records())
     assert bundle_cache(settings).get(key_for_blocks(settings.bundle, kb_blocks)) is not None
+
+
+def test_the_curated_bundle_loads_at_another_block_length(tmp_path: Path) -> None:
+    """`KBX_CHUNK_SIZE=300` cut some curated quotes in two; the bundle used to be refused whole
+    (`kbx ask` failed). A split quote is cited to the block it begins in."""
+    from ingest.chunking import chunk_corpus
+    from ingest.corpus import read_corpus
+
+    cfg = Settings(data_dir=tmp_path, chunk_size=300)
+    blocks = chunk_corpus(read_corpus(DEFAULT_CORPUS), 300)
+    bundle = load_active_bundle(cfg, blocks)
+    by_id = {b.id: b for b in blocks}
+    split = [r for record in bundle.records() for r in record.sources
+             if r.chunk_id and r.end is not None and r.end > by_id[r.chunk_id].end]
+    assert split, "no curated quote straddles two 300-character blocks any more: pick a length"

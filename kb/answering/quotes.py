@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from core.text import normalize, to_simplified
 from ingest.chunking import Block
+from ingest.chunking import chunk_id as id_of_block
 from kb.answering.answer_models import QuoteCheck
 
 SENTENCE = re.compile(r"[^。！？\n]+[。！？]?[」』”]?")
@@ -21,10 +22,22 @@ def normalized_block(text: str) -> str:
 
 
 def check_quote(text: str, chunk_id: str, block_of: Callable[[str], Block | None]) -> QuoteCheck:
+    """Located when the quote stands in the cited block, or begins there and runs on into the
+    next block of the chapter (blocks cut shorter than the curation's split a quote)."""
     block = block_of(chunk_id)
     needle = normalize(text)
-    located = bool(block is not None and needle and needle in normalized_block(block.text))
+    located = bool(block is not None and needle and (
+        needle in normalized_block(block.text) or _runs_on(needle, block, block_of)))
     return QuoteCheck(text=text, chunk_id=chunk_id, located=located)
+
+
+def _runs_on(needle: str, block: Block, block_of: Callable[[str], Block | None]) -> bool:
+    following = block_of(id_of_block(block.chapter, block.index + 1))
+    if following is None:
+        return False
+    own = normalized_block(block.text)
+    at = (own + normalized_block(following.text)).find(needle, max(0, len(own) - len(needle)))
+    return 0 <= at < len(own)
 
 
 def sentences(text: str) -> list[str]:

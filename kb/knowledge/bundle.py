@@ -176,10 +176,10 @@ def _resolve_entry(entry: Entry, locator: QuoteLocator, problems: Problems) -> R
 
 
 def _assemble(entries: list[Entry], blocks: Iterable[Block], problems: Problems,
-              profile: CorpusProfile | None = None, folds: ChapterFolds | None = None
-              ) -> KnowledgeBundle:
+              profile: CorpusProfile | None = None, folds: ChapterFolds | None = None,
+              across_blocks: bool = False) -> KnowledgeBundle:
     check_structure(entries, problems)
-    locator = QuoteLocator(blocks, folds)
+    locator = QuoteLocator(blocks, folds, across_blocks)
     records = [_resolve_entry(entry, locator, problems) for entry in entries]
     problems.raise_if_any()
     groups: dict[type[BaseModel], list[Any]] = {model: [] for model in KINDS}
@@ -191,13 +191,14 @@ def _assemble(entries: list[Entry], blocks: Iterable[Block], problems: Problems,
                            chapters=groups[ChapterSummary], profile=profile or CorpusProfile())
 
 
-def load_bundle(directory: Path, blocks: Iterable[Block], folds: ChapterFolds | None = None
-                ) -> KnowledgeBundle:
+def load_bundle(directory: Path, blocks: Iterable[Block], folds: ChapterFolds | None = None,
+                across_blocks: bool = False) -> KnowledgeBundle:
     """Read, validate and resolve a bundle directory; a BundleError lists every problem.
 
     A directory with `shards/` holds curated chapter shards (`kb.knowledge.shards` assembles
     them); otherwise the five record files. `folds` (folded chapters saved by `kbx ingest`)
-    spare normalizing the chapters again."""
+    spare normalizing the chapters again. `across_blocks`: blocks cut at another length than
+    the curation's, where a quote may straddle two (`ingest.locate.QuoteLocator`)."""
     if not directory.is_dir():
         raise BundleError(f"{directory}: no such bundle directory")
     problems = Problems(str(directory))
@@ -210,7 +211,7 @@ def load_bundle(directory: Path, blocks: Iterable[Block], folds: ChapterFolds | 
             path = directory / name
             if path.exists():
                 entries.extend(_read_file(path, model, problems))
-    return _assemble(entries, blocks, problems, read_profile(directory), folds)
+    return _assemble(entries, blocks, problems, read_profile(directory), folds, across_blocks)
 
 
 def bundle_from_records(*, people: Sequence[Person] = (), events: Sequence[Event] = (),

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.errors import BundleError
-from core.settings import Settings
+from core.settings import CURATED_CHUNK_SIZE, Settings
 from ingest.chunking import Block, chunk_corpus
 from ingest.corpus import read_corpus
 from kb.knowledge.bundle import KnowledgeBundle, load_bundle
@@ -48,17 +48,24 @@ def _load(settings: Settings, where: Path, cache: BundleCache, blocks: Sequence[
         if cached is not None:
             return cached
         try:
-            bundle = load_bundle(where, blocks, folds)
+            bundle = load_bundle(where, blocks, folds, _across(settings))
         except BundleError:
             whole = chunk_corpus(read_corpus(settings.corpus), settings.chunk_size)
             if len(whole) == len(blocks):
                 raise
-            bundle = load_bundle(where, whole)
+            bundle = load_bundle(where, whole, across_blocks=_across(settings))
         cache.put(key, bundle)
         return bundle
     key = key_for_corpus(where, settings.corpus, settings.chunk_size)
     cached = cache.get(key)
     if cached is None:
-        cached = load_bundle(where, chunk_corpus(read_corpus(settings.corpus), settings.chunk_size))
+        cached = load_bundle(where, chunk_corpus(read_corpus(settings.corpus), settings.chunk_size),
+                             across_blocks=_across(settings))
         cache.put(key, cached)
     return cached
+
+
+def _across(settings: Settings) -> bool:
+    """Blocks cut at another length than the curation's (`CURATED_CHUNK_SIZE`) may split a
+    quote: it is cited to the block it begins in instead of refusing the whole bundle."""
+    return settings.chunk_size != CURATED_CHUNK_SIZE
