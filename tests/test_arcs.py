@@ -22,6 +22,7 @@ def test_the_longest_word_a_question_holds_names_the_arc() -> None:
     profile = CorpusProfile(arcs=(other, WAR))
     assert profile.arc_of("征丙时甲做了什么") == WAR
     assert profile.arc_of("甲做了什么") is None
+    assert profile.arc_of("甲为什么要征丙") is None  # what is asked, not when
 
 
 def test_records_of_the_arcs_chapters_only() -> None:
@@ -38,4 +39,6 @@ def test_records_of_the_arcs_chapters_only() -> None:
 
 
 def test_the_question_is_planned_without_the_arcs_words() -> None:
-    assert without_arc("征丙时甲做了什么", WAR).split() == ["时甲做了什么"]
+    assert without_arc("征丙时甲做了什么", WAR).split() == ["甲做了什么"]
+    assert without_arc("甲打丙的时候杀了谁", WAR).split() == ["甲", "杀了谁"]
+    assert without_arc("打丙期间征丙时", WAR).split() == []

@@ -476,3 +476,12 @@ def test_a_named_campaign_keeps_the_answer_in_its_chapters(service: AskService) 
     assert "活捉方腊" in r.answer
     r = service.ask(AskRequest(question="征方腊时谁杀了方腊？"))  # it named two of 方腊's men
     assert r.answer.startswith("方腊的结局（第119回）"), r.answer.splitlines()[0]
+
+
+def test_a_persons_scenes_in_a_named_campaign(service: AskService) -> None:
+    r = service.ask(AskRequest(question="征辽时卢俊义打了哪些仗？"))
+    lead = r.answer.splitlines()[0]
+    assert r.status == "answered" and lead.startswith("征辽（第83–89回）期间，卢俊义："), lead
+    assert all(83 <= c.chapter <= 89 for c in r.citations) and all(q.located for q in r.quotes)
+    r = service.ask(AskRequest(question="宋江征辽的时候杀了谁？"))
+    assert r.status == "insufficient" and r.reason == "书中没有写宋江杀了谁（在征辽期间，第83–89回）。"

@@ -5,10 +5,11 @@ enemy, not a person the question is about)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from kb.knowledge.models import Person, Record, Relation
-from kb.knowledge.profile import Arc
+from kb.knowledge.profile import WHILE, Arc
 from kb.knowledge.views import Journey, Timeline
 
 
@@ -39,8 +40,8 @@ def journey_within(journey: Journey, arc: Arc) -> Journey:
 
 
 def without_arc(question: str, arc: Arc) -> str:
-    """The (normalized) question without the arc's words, to plan on: 征某人时甲做了什么 asks
-    about 甲, not about the pair of 甲 and the campaign's enemy."""
+    """The (normalized) question without the arc's words and the word of time after them, to
+    plan on: 征某人时甲做了什么 asks about 甲, not about the pair of 甲 and the campaign's enemy."""
     for word in sorted(arc.words, key=len, reverse=True):
-        question = question.replace(word, " ")
+        question = re.sub(f"{re.escape(word)}{WHILE}", " ", question)  # the word of time too
     return question

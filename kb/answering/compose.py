@@ -54,7 +54,10 @@ from kb.answering.refusals import (
     unknown_name,
 )
 from kb.answering.weapons import weapon_states
+from kb.knowledge.importance import spread_pick
+from kb.knowledge.journey import event_score
 from kb.knowledge.models import Event, Person, Record, Relation, State
+from kb.knowledge.profile import Arc
 from kb.knowledge.views import EventView, Pair, RelationView, SourceView
 from retrieval.analyzers import FUNCTION_CHARS
 
@@ -196,7 +199,18 @@ def compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
             df: Callable[[str], int], n_docs: int, relation_types: RelationTypes,
             after: int | None = None) -> Draft:
     """The offline answer for the plan, or `insufficient` with the reason. `after`: the chapter a
-    follow-up continues from."""
+    follow-up continues from. A refusal within a named campaign says so: the book may well tell
+    it elsewhere."""
+    draft = _compose(g, block_of, people, question, df, n_docs, relation_types, after)
+    if draft.status != "answered" and g.arc is not None and draft.reason:
+        draft.reason = (f"{draft.reason.rstrip('。')}（在{g.arc.words[0]}期间，"
+                        f"第{g.arc.first}–{g.arc.last}回）。")
+    return draft
+
+
+def _compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
+             df: Callable[[str], int], n_docs: int, relation_types: RelationTypes,
+             after: int | None) -> Draft:
     plan = g.plan
     reason = refuse_question(question, plan, g.profile.book)
     if reason:
@@ -260,6 +274,10 @@ def compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
         done = _done_to(ctx, plan.person_ids[0])
         if done:
             return compose_done_to(ctx, plan.person_ids[0], done)
+    if g.arc is not None and len(plan.person_ids) == 1 and plan.asks in ("what", "how"):
+        in_arc = compose_in_arc(ctx, g.arc, plan.person_ids[0])
+        if in_arc is not None:  # 征某时甲打了哪些仗: the person's scenes of the campaign
+            return in_arc
     if plan.asks == "what" and not plan.focus and len(plan.person_ids) == 1:
         deeds = _deeds(ctx, plan.person_ids[0])
         if deeds:
@@ -1190,6 +1208,36 @@ def _deeds(ctx: _Ctx, person_id: str) -> list[Event]:
     titled = [e for e in timeline.events if acts & set(e.title) and _headline_names(e, names)]
     return titled or [e for e in timeline.events if any(
         p.person == person_id and acts & set(p.role) for p in e.participants)]
+
+
+ARC_SCENES = 6
+"""How many of a person's scenes in a named campaign are told; the rest are counted."""
+
+
+def compose_in_arc(ctx: _Ctx, arc: Arc, person_id: str) -> Draft | None:
+    """The person's scenes in the campaign the question names, the asked act's first when the
+    question holds one (`_deeds`), else the turning points and the rest spread over it; None when
+    the records hold none of theirs there."""
+    timeline = ctx.g.timelines.get(person_id)
+    events = _deeds(ctx, person_id) or (list(timeline.events) if timeline else [])
+    if not events:
+        return None
+    person = ctx.people.people[person_id]
+    names = [n for n in map(to_simplified, person.all_names) if len(n) >= 2]
+    picked = spread_pick([e.chapter for e in events],
+                         [event_score(e, person_id, names, person.profile) for e in events],
+                         ARC_SCENES, ARC_SPREAD, 1.0)
+    shown = [events[i] for i in picked]
+    w = _Writer()
+    said = "；".join(f"第{e.chapter}回 {e.title}" for e in shown)
+    more = f"（另有{len(events) - len(shown)}件）" if len(events) > len(shown) else ""
+    w.add(f"{arc.words[0]}（第{arc.first}–{arc.last}回）期间，{ctx.name(person_id)}：{said}{more}。")
+    for event in shown:
+        w.add(f"· 第{event.chapter}回 {event.title}：{_short(event.summary)}", _record_quote(event))
+    return w.draft()
+
+
+ARC_SPREAD = 3
 
 
 def compose_weapons(ctx: _Ctx) -> Draft:

@@ -247,7 +247,15 @@ def made_of_in(sentence: str, plan: Plan) -> bool:
 
 
 def _focus_text(plan: Plan) -> str:
-    return "、".join(plan.focus) or "问题所问的事"
+    return "、".join(plan.focus) or _act_text(plan) or "问题所问的事"
+
+
+def _act_text(plan: Plan) -> str:
+    """The question's words left once the names are cut (杀 of 甲杀了谁)."""
+    text = plan.cleaned
+    for name in sorted(plan.names, key=len, reverse=True):
+        text = text.replace(name, " ")
+    return "".join(text.split())
 
 
 _KIND_NAME = re.compile("(" + "|".join(NAME_KINDS) + r")(?:叫做|唤做|喚做|叫|是|为|為|曰|：|:)?"
@@ -297,6 +305,10 @@ def missing_part(plan: Plan, sentences: Sequence[str], record_people: Iterable[s
     if plan.asks == "who":
         in_sentences = {pid for s in sentences for pid, _ in people.find(s)}
         if not (in_sentences | set(record_people)) - set(named):
+            if not plan.focus:  # 甲杀了谁 / 谁杀了甲: the act is all the question says
+                act = _act_text(plan) or "做了这件事"
+                return f"书中没有写{who}{act}了谁" if plan.detail.whom else \
+                    f"书中没有写是谁{act}了{who}"
             return f"书中没有写是谁{_focus_text(plan)}"
     return None
 

@@ -8,6 +8,7 @@ name), and the stretches of the story readers name (a campaign and its chapters)
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -15,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from core.errors import BundleError
 
 PROFILE_FILE = "profile.json"
+WHILE = "(?:的时候|时候|期间|之时|之际|时|中|里)"
+"""The word of time after a campaign's name that makes it the question's when (征某时)."""
 
 
 class Arc(BaseModel):
@@ -45,9 +48,11 @@ class CorpusProfile(BaseModel):
         default=(), description="stretches of the story readers name, with their chapters")
 
     def arc_of(self, simplified_question: str) -> Arc | None:
-        """The stretch of the story a question names (征某时: the campaign's chapters), by the
-        longest of the readers' words it holds."""
-        named = [(len(w), arc) for arc in self.arcs for w in arc.words if w in simplified_question]
+        """The stretch of the story a question names as its when (征某时, 征某期间: the
+        campaign's chapters), by the longest of the readers' words it holds before a word of time
+        (`WHILE`); a campaign that is what the question asks about (为什么要打某庄) is no when."""
+        named = [(len(w), arc) for arc in self.arcs for w in arc.words
+                 if re.search(f"{re.escape(w)}{WHILE}", simplified_question)]
         return max(named, key=lambda x: x[0])[1] if named else None
 
     @property
