@@ -98,3 +98,11 @@ def test_the_llm_gets_the_same_plan_and_records(whole_book: Corpus, openai_stub:
     prompt = openai_stub.requests[0].prompt
     assert "原因" in prompt and "rel_" in prompt  # what is asked, and the pair's own records
     assert r.quotes and r.quotes[0].located
+
+
+def test_the_llm_is_told_the_campaign_asked_about(whole_book: Corpus,
+                                                  openai_stub: OpenAIStub) -> None:
+    openai_stub.script(Reply.json({"status": "insufficient", "answer": "", "reason": "没有写。",
+                                   "citations": []}))
+    make_service(whole_book, openai_stub).ask(AskRequest(question="征辽时卢俊义打了哪些仗？"))
+    assert "所问时段：征辽（第83–89回）" in openai_stub.requests[0].prompt
