@@ -172,18 +172,12 @@ def _sweep(labeled: list[LabeledQuestion], corpus: Corpus, retriever: Retriever,
                                      f"cut {value}", value)
             cuts.append({"cut": value, **_result(strategy, options, chapters, labeled, summary,
                                                  rows)})
-    bound = _prefix_bound(labeled, corpus, retriever, cfg, policy, cut) if cuts else None
     if json_out:
         print_json([{k: v for k, v in r.items() if k != "per_question"} for r in
-                    [*results, *cuts]] + ([{"bound": bound}] if bound else []))
+                     [*results, *cuts]])
         return
     if cuts:
         _print_cuts(cuts)
-    if bound:
-        console.print(f"bound of any cut of this order (the shortest prefix that holds every core "
-                      f"quote, chosen knowing the labels, within {bound['depth']:.0f}): all-core "
-                      f"{bound['all_core']:.3f}, irrelevant share {bound['irrelevant_share']:.3f}, "
-                      f"{bound['avg_blocks']:.1f} blocks", highlight=False)
     n = results[0]["answerable"]
     table = Table(title=f"{strategy}, policy {policy.value}, no block limit ({n} answerable)")
     for col in ("budget", "all core packed", "any core packed", "avg blocks", "irrelevant share",
@@ -194,17 +188,6 @@ def _sweep(labeled: list[LabeledQuestion], corpus: Corpus, retriever: Retriever,
                       f"{round(r['context_any_core'] * n)}/{n}", f"{r['avg_blocks']:.1f}",
                       f"{r['irrelevant_share']:.0%}", f"{r['hit@3']:.2f}")
     console.print(table)
-
-
-def _prefix_bound(labeled: list[LabeledQuestion], corpus: Corpus, retriever: Retriever,
-                  cfg: Settings, policy: Policy, cut: float | None) -> dict[str, float]:
-    from retrieval.evaluation import prefix_bound
-    from retrieval.retriever import SearchOptions
-
-    options = SearchOptions(strategy="rrf", budget=cfg.budget, max_blocks=cfg.max_blocks,
-                            policy=policy, rrf_k=cfg.rrf_k)
-    run = make_strategy("kb", corpus, retriever, cfg, options, cut)
-    return prefix_bound(labeled, run, {b.id: b for b in corpus.blocks})
 
 
 def _print_cuts(cuts: list[dict[str, Any]]) -> None:

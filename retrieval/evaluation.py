@@ -101,30 +101,3 @@ def evaluate(questions: Iterable[LabeledQuestion], strategy: Strategy,
         if progress:
             progress()
     return summarize(rows), rows
-
-
-PREFIX_DEPTH = 20
-"""How deep `prefix_bound` looks for the last core block of a ranking."""
-
-
-def prefix_bound(questions: Iterable[LabeledQuestion], strategy: Strategy,
-                 blocks: Mapping[str, Block], depth: int = PREFIX_DEPTH) -> dict[str, float]:
-    """What the best possible cut of a strategy's order gives: for each answerable question the
-    shortest prefix (within `depth`) that holds every core quote, chosen knowing the labels. No
-    score-relative or learned cut of that order can pack fewer irrelevant blocks at full
-    all-core; a lower irrelevant share needs a better order, not a better cut."""
-    reached, labels, n = 0, [], 0
-    for q in questions:
-        if not q.question.answerable or not q.core:
-            continue
-        n += 1
-        ranking = strategy(q).ranking[:depth]
-        for k in range(1, len(ranking) + 1):
-            prefix = [blocks[c] for c in ranking[:k]]
-            if all(any(covers(b, s) for b in prefix) for s in q.core):
-                reached += 1
-                labels += [label(b, q) for b in prefix]
-                break
-    return {"all_core": reached / max(1, n),
-            "irrelevant_share": labels.count("irrelevant") / max(1, len(labels)),
-            "avg_blocks": len(labels) / max(1, reached), "depth": float(depth)}
