@@ -485,3 +485,30 @@ def test_a_persons_scenes_in_a_named_campaign(service: AskService) -> None:
     assert all(83 <= c.chapter <= 89 for c in r.citations) and all(q.located for q in r.quotes)
     r = service.ask(AskRequest(question="宋江征辽的时候杀了谁？"))
     assert r.status == "insufficient" and r.reason == "书中没有写宋江杀了谁（在征辽期间，第83–89回）。"
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("呼延灼的马叫什么", "踢雪乌骓马（第54回）"),  # it answered with his profile
+    ("戴宗会什么法术", "甲马（神行法）"),  # it quoted 罗真人 on someone else's 法术
+])
+def test_a_possession_of_the_asked_kind_answers(service: AskService, question: str,
+                                                said: str) -> None:
+    r = service.ask(AskRequest(question=question))
+    assert r.status == "answered" and said in r.answer.splitlines()[0], r.answer
+    assert all(q.located for q in r.quotes)
+
+
+@pytest.mark.parametrize(("question", "who"), [
+    ("卢俊义的管家叫什么名字", "李固"),  # refused: 书中没有写管家的名字
+    ("燕青的主人是谁", "卢俊义"),
+])
+def test_a_servant_or_master_is_a_relative_the_relations_name(service: AskService,
+                                                              question: str, who: str) -> None:
+    r = service.ask(AskRequest(question=question))
+    assert r.status == "answered" and r.answer.startswith(who), r.answer.splitlines()[0]
+
+
+def test_a_modal_after_why_is_part_of_the_asking(service: AskService) -> None:
+    """为什么要离开: 要离 was weighed as a word of the question and the act's record lost."""
+    r = service.ask(AskRequest(question="公孙胜为什么要离开梁山？"))
+    assert r.answer.startswith("原因：第110回 公孙胜辞别归山"), r.answer.splitlines()[0]

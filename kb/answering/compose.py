@@ -29,7 +29,7 @@ from kb.answering.answer_models import StageNote
 from kb.answering.coverage import Coverage, _forms, best_sentences, question_weights
 from kb.answering.evidence import Gathered
 from kb.answering.joining import road_to_band
-from kb.answering.planner import PeopleIndex, Plan
+from kb.answering.planner import KIN_WORDS, PeopleIndex, Plan
 from kb.answering.quotes import normalized_block, sentence_pairs, sentences
 from kb.answering.record_search import participants, render
 from kb.answering.refusals import (
@@ -249,6 +249,10 @@ def _compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
         if fate:
             return compose_fate(ctx, plan.person_ids[:1])
         return compose_journey(g, after)
+    if plan.asks in ("name", "what") and len(plan.person_ids) == 1 and not detail.whom \
+            and not any(k in to_simplified(question) for k in KIN_WORDS) \
+            and (owned := _owned(ctx, plan.person_ids[0])):  # not 甲的管家: he is the answer
+        return compose_owned(ctx, plan.person_ids[0], owned)  # 甲的马叫什么, 甲会什么法术
     if (plan.asks == "identity" or plan.asks == "name" and not plan.focus) \
             and len(plan.person_ids) == 1:
         # 某绰号叫什么名字, 甲的妻子叫什么名字: the person the plan resolved is the answer
@@ -1208,6 +1212,34 @@ def _deeds(ctx: _Ctx, person_id: str) -> list[Event]:
     titled = [e for e in timeline.events if acts & set(e.title) and _headline_names(e, names)]
     return titled or [e for e in timeline.events if any(
         p.person == person_id and acts & set(p.role) for p in e.participants)]
+
+
+def _owned(ctx: _Ctx, person_id: str) -> list[State]:
+    """The person's possessions whose value holds a character of the question's content (马 of
+    甲的马叫什么 in 踢雪乌骓马, 法 of 会什么法术 in 甲马（神行法）), in book order, when that content
+    is no more than the thing's kind (`MAX_OWNED_CHARS`)."""
+    timeline = ctx.g.timelines.get(person_id)
+    asked = _acts(ctx) - ROLE_FORM_CHARS - OWNING_CHARS
+    if timeline is None or not asked or len(asked) > MAX_OWNED_CHARS:
+        return []  # 最喜欢吃什么水果 is no possession of the person
+    return [s for s in timeline.states
+            if s.kind == "possession" and asked & set(to_simplified(s.value))]
+
+
+MAX_OWNED_CHARS = 2
+"""A question about a possession says little besides the thing's kind (马, 法术)."""
+OWNING_CHARS = frozenset("有会用拿骑带叫名字")
+"""Words around a possession in a question (甲有什么, 骑的什么马, 叫什么名字), never its name."""
+
+
+def compose_owned(ctx: _Ctx, person_id: str, owned: Sequence[State]) -> Draft:
+    """What the person has of the asked kind, each with its chapter, then each state's account."""
+    w = _Writer()
+    said = "；".join(f"{s.value}（第{s.chapter}回）" for s in owned)
+    w.add(f"{ctx.name(person_id)}：{said}。")
+    for state in owned:
+        w.add(f"· 第{state.chapter}回：{_short(state.description, 90)}", _record_quote(state))
+    return w.draft()
 
 
 ARC_SCENES = 6

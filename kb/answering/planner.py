@@ -77,6 +77,8 @@ _SIBLING = ("siblings", "family")
 _PARENT = ("parent_child", "family")
 _MASTER = ("master_disciple>",)
 _DISCIPLE = ("master_disciple<",)
+_SERVANT = ("servant<",)
+_MASTER_OF_SERVANT = ("servant>",)
 """A directed kin: `>` the relative is the relation's source (甲的师父 teaches 甲), `<` its target."""
 KIN_WORDS = {"老婆": _SPOUSE, "妻子": _SPOUSE, "娘子": _SPOUSE, "浑家": _SPOUSE, "夫人": _SPOUSE,
              "媳妇": _SPOUSE, "丈夫": _SPOUSE, "老公": _SPOUSE, "丈人": _IN_LAW, "岳父": _IN_LAW,
@@ -84,13 +86,16 @@ KIN_WORDS = {"老婆": _SPOUSE, "妻子": _SPOUSE, "娘子": _SPOUSE, "浑家": 
              "兄弟": _SIBLING, "母亲": _PARENT, "老娘": _PARENT, "父亲": _PARENT, "老爹": _PARENT,
              "爹": _PARENT, "儿子": _PARENT, "女儿": _PARENT, "嫁给": _SPOUSE, "嫁与": _SPOUSE,
              "嫁了": _SPOUSE, "娶了": _SPOUSE, "娶的": _SPOUSE, "师父": _MASTER, "师傅": _MASTER,
-             "徒弟": _DISCIPLE}
+             "徒弟": _DISCIPLE, "管家": _SERVANT, "主管": _SERVANT, "都管": _SERVANT,
+             "仆人": _SERVANT, "家仆": _SERVANT, "仆从": _SERVANT, "小厮": _SERVANT,
+             "伴当": _SERVANT, "主人": _MASTER_OF_SERVANT}
 """Kinship words after a name, and the relation types that lead to the relative, tried in order
 (甲的父亲: the father is linked by parent_child; the older bundles wrote family)."""
 KIN_AFTER = re.compile("^(?:的|他|她|之)?(" + "|".join(sorted(KIN_WORDS, key=len, reverse=True))
                        + ")")
 KIN_HINTS = {"母亲": "母娘", "老娘": "母娘", "父亲": "父爹公", "老爹": "父爹公", "爹": "父爹公",
-             "哥哥": "哥兄大", "兄长": "哥兄大", "弟弟": "弟二"}
+             "哥哥": "哥兄大", "兄长": "哥兄大", "弟弟": "弟二", "管家": "管", "主管": "管",
+             "都管": "管"}
 """Characters a relative's name holds for a kinship word (某某之母 for 老娘), when the relation
 type alone (family) fits several relatives."""
 FEMALE_CHARS = "娘女姐妹婆嫂氏"
@@ -423,13 +428,14 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
         plural = _has_any(simplified, ("他们", "她们", "两人", "二人", "俩"))
         ids, follow_up = list(previous) if plural else list(previous[:1]), True
     names = [people.people[pid].name for pid in ids]
-    cleaned = " ".join(clean_query(SPENDING.sub(" ", question)).split())
+    asked = WHY_MODAL.sub(r"\1", SPENDING.sub(" ", question))
+    cleaned = " ".join(clean_query(asked).split())
     every_name = [*(written for _, written in found),
                   *(part for _, written in found for part in re.split("[的他她之]", written)
                     if part != written and len(part) >= 2),  # 甲的妻子: 甲, 妻子
                   *(n for pid in ids for n in people.people[pid].all_names)]
     kind: PlanKind = "open"
-    focus = focus_words(SPENDING.sub(" ", question), every_name)
+    focus = focus_words(asked, every_name)
     if len(ids) >= 2:
         kind, ids, names = "pair", ids[:2], names[:2]
     elif len(ids) == 1 and _has_any(simplified, JOURNEY_WORDS):
@@ -456,6 +462,9 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
                 tuple(unresolved))
 
 
+WHY_MODAL = re.compile(r"(为什么|為什麼|为何|為何|为啥|為啥|因何|何故|凭什么|憑什麼)(?:要|想|会|會)")
+"""为什么要离开: the modal after a why word is part of the asking, not of the act (要离 weighed as
+a word of the question and the act's record no longer held the question)."""
 SPENDING = re.compile(r"花(?:了|费了?|掉了?)?(?=多少|几)")
 """花了多少钱: the book tells the price (一千贯买了), never the spending; the verb is cut from the
 words the evidence must hold (the planner's act is the verb before it, `NOT_ACTS`)."""
