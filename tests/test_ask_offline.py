@@ -512,3 +512,12 @@ def test_a_modal_after_why_is_part_of_the_asking(service: AskService) -> None:
     """为什么要离开: 要离 was weighed as a word of the question and the act's record lost."""
     r = service.ask(AskRequest(question="公孙胜为什么要离开梁山？"))
     assert r.answer.startswith("原因：第110回 公孙胜辞别归山"), r.answer.splitlines()[0]
+
+
+def test_what_someone_did_at_a_place_is_their_scenes_there(service: AskService) -> None:
+    """It answered with a friendship line; now his scenes whose place is 孟州's, spread over
+    them (not the first six of 十字坡) and the rest counted."""
+    r = service.ask(AskRequest(question="武松在孟州做了什么？"))
+    lead = r.answer.splitlines()[0]
+    assert r.status == "answered" and lead.startswith("武松：第27回"), lead
+    assert "快活林" in lead and "另有" in lead and all(q.located for q in r.quotes)

@@ -282,6 +282,9 @@ def _compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
         in_arc = compose_in_arc(ctx, g.arc, plan.person_ids[0])
         if in_arc is not None:  # 征某时甲打了哪些仗: the person's scenes of the campaign
             return in_arc
+    if plan.asks == "what" and len(plan.person_ids) == 1 \
+            and (there := _at_place(ctx, plan.person_ids[0])):
+        return compose_deeds(ctx, plan.person_ids[0], there)  # 甲在某地做了什么
     if plan.asks == "what" and not plan.focus and len(plan.person_ids) == 1:
         deeds = _deeds(ctx, plan.person_ids[0])
         if deeds:
@@ -1200,6 +1203,17 @@ def compose_fate(ctx: _Ctx, person_ids: Sequence[str]) -> Draft:
     return w.draft()
 
 
+def _at_place(ctx: _Ctx, person_id: str) -> list[Event]:
+    """甲在某地做了什么: the person's events whose place holds every word the question asks
+    about (the question's only content is the place), in book order."""
+    timeline = ctx.g.timelines.get(person_id)
+    focus = ctx.plan.focus
+    if timeline is None or not focus:
+        return []
+    return [e for e in timeline.events if e.origin == "curated"
+            and all(f in to_simplified(e.place or "") for f in focus)]
+
+
 def _deeds(ctx: _Ctx, person_id: str) -> list[Event]:
     """甲偷了什么: the question holds only a one-character act; the person's events whose title
     holds it (or the book's word for it: 偷 → 盗) and names the person, else those where the
@@ -1242,34 +1256,17 @@ def compose_owned(ctx: _Ctx, person_id: str, owned: Sequence[State]) -> Draft:
     return w.draft()
 
 
-ARC_SCENES = 6
-"""How many of a person's scenes in a named campaign are told; the rest are counted."""
-
-
 def compose_in_arc(ctx: _Ctx, arc: Arc, person_id: str) -> Draft | None:
-    """The person's scenes in the campaign the question names, the asked act's first when the
-    question holds one (`_deeds`), else the turning points and the rest spread over it; None when
-    the records hold none of theirs there."""
+    """The person's scenes in the campaign the question names, those of the asked act when the
+    question holds one (`_deeds`); None when the records hold none of theirs there."""
     timeline = ctx.g.timelines.get(person_id)
     events = _deeds(ctx, person_id) or (list(timeline.events) if timeline else [])
     if not events:
         return None
-    person = ctx.people.people[person_id]
-    names = [n for n in map(to_simplified, person.all_names) if len(n) >= 2]
-    picked = spread_pick([e.chapter for e in events],
-                         [event_score(e, person_id, names, person.profile) for e in events],
-                         ARC_SCENES, ARC_SPREAD, 1.0)
-    shown = [events[i] for i in picked]
-    w = _Writer()
-    said = "；".join(f"第{e.chapter}回 {e.title}" for e in shown)
-    more = f"（另有{len(events) - len(shown)}件）" if len(events) > len(shown) else ""
-    w.add(f"{arc.words[0]}（第{arc.first}–{arc.last}回）期间，{ctx.name(person_id)}：{said}{more}。")
-    for event in shown:
-        w.add(f"· 第{event.chapter}回 {event.title}：{_short(event.summary)}", _record_quote(event))
-    return w.draft()
+    return compose_deeds(ctx, person_id, events,
+                         f"{arc.words[0]}（第{arc.first}–{arc.last}回）期间，")
 
 
-ARC_SPREAD = 3
 
 
 def compose_weapons(ctx: _Ctx) -> Draft:
@@ -1295,18 +1292,35 @@ def compose_weapons(ctx: _Ctx) -> Draft:
     return w.draft()
 
 
-def compose_deeds(ctx: _Ctx, person_id: str, deeds: Sequence[Event]) -> Draft:
-    """What the person did of the asked kind, every time the book tells it, in book order."""
+def compose_deeds(ctx: _Ctx, person_id: str, deeds: Sequence[Event], lead: str = "") -> Draft:
+    """What the person did of the asked kind (or at the asked place, in the asked campaign: `lead`
+    says which), in book order: every time the book tells it, or, beyond `MAX_DEEDS`, the ones
+    that matter most spread over them (`_scenes_that_matter`) and the rest counted."""
+    shown = _scenes_that_matter(ctx, person_id, deeds)
     w = _Writer()
-    said = "；".join(f"第{e.chapter}回 {e.title}" for e in deeds[:MAX_DEEDS])
-    w.add(f"{ctx.name(person_id)}：{said}。")
-    for event in deeds[:MAX_DEEDS]:
+    said = "；".join(f"第{e.chapter}回 {e.title}" for e in shown)
+    more = f"（另有{len(deeds) - len(shown)}件）" if len(deeds) > len(shown) else ""
+    w.add(f"{lead}{ctx.name(person_id)}：{said}{more}。")
+    for event in shown:
         w.add(f"· 第{event.chapter}回 {event.title}：{_short(event.summary)}", _record_quote(event))
-    if len(deeds) > MAX_DEEDS:
-        w.add(f"（另有 {len(deeds) - MAX_DEEDS} 件）")
     return w.draft()
 
 
+def _scenes_that_matter(ctx: _Ctx, person_id: str, events: Sequence[Event]) -> list[Event]:
+    """At most `MAX_DEEDS` of the events, in book order: all of them when few, else the ones that
+    matter most to the person (`event_score`, as a journey weighs them) spread over them."""
+    if len(events) <= MAX_DEEDS:
+        return list(events)
+    person = ctx.people.people[person_id]
+    names = [n for n in map(to_simplified, person.all_names) if len(n) >= 2]
+    picked = spread_pick([e.chapter for e in events],
+                         [event_score(e, person_id, names, person.profile) for e in events],
+                         MAX_DEEDS, DEEDS_SPREAD, 1.0)
+    return [events[i] for i in picked]
+
+
+DEEDS_SPREAD = 3
+"""Chapters apart at which two told scenes no longer crowd each other."""
 MAX_DEEDS = 6
 MAX_WHOM = 12
 ROLE_FORM_CHARS = frozenset("人者")
