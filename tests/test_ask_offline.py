@@ -348,10 +348,11 @@ def test_a_whole_count_of_people_is_the_largest_the_book_gives(service: AskServi
 
 
 def test_numerals_read_as_the_book_writes_them() -> None:
-    from kb.answering.refusals import numeral_value
+    from kb.answering.numerals import chapter_number, numeral_value
     assert [numeral_value(x) for x in ("一百单八", "十五", "四十", "三千", "八百", "一万二千")] \
         == [108, 15, 40, 3000, 800, 12000]
     assert numeral_value("数") is None
+    assert [chapter_number(x) for x in ("23", "二十三", "一百二十", "七")] == [23, 23, 120, 7]
 
 
 @pytest.mark.parametrize(("question", "holds"), [
@@ -521,3 +522,15 @@ def test_what_someone_did_at_a_place_is_their_scenes_there(service: AskService) 
     lead = r.answer.splitlines()[0]
     assert r.status == "answered" and lead.startswith("武松：第27回"), lead
     assert "快活林" in lead and "另有" in lead and all(q.located for q in r.quotes)
+
+
+@pytest.mark.parametrize(("question", "lead"), [
+    ("第二十三回讲了什么？", "第23回 橫海郡柴進留賓　景陽岡武松打虎："),
+    ("第7回的主要内容是什么", "第7回 花和尚倒拔垂楊柳　豹子頭誤入白虎堂："),  # refused before
+])
+def test_a_chapter_named_by_number_is_told_by_its_summary(service: AskService, question: str,
+                                                          lead: str) -> None:
+    r = service.ask(AskRequest(question=question))
+    assert r.status == "answered" and r.answer.startswith(lead), r.answer.splitlines()[0]
+    assert "本回的事" in r.answer and all(q.located for q in r.quotes)
+    assert service.ask(AskRequest(question="第121回讲了什么")).status == "insufficient"

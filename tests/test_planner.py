@@ -170,3 +170,12 @@ def test_a_rank_is_not_a_count(index: PeopleIndex) -> None:
 def test_a_weapon_question_is_decided_in_the_plan(index: PeopleIndex, question: str,
                                                   weapon: bool) -> None:
     assert plan_for_question(question, index).detail.weapon is weapon
+
+
+@pytest.mark.parametrize(("question", "chapter"), [
+    ("第二十三回讲了什么", 23), ("第7回的主要内容是什么", 7), ("第一百二十回说的是什么", 120),
+    ("武松打虎是第几回", None), ("第23回里武松喝了几碗酒", None),
+])
+def test_a_chapter_story_is_decided_in_the_plan(index: PeopleIndex, question: str,
+                                                chapter: int | None) -> None:
+    assert plan_for_question(question, index).detail.chapter_told == chapter

@@ -29,6 +29,7 @@ from kb.answering.answer_models import StageNote
 from kb.answering.coverage import Coverage, _forms, best_sentences, question_weights
 from kb.answering.evidence import Gathered
 from kb.answering.joining import road_to_band
+from kb.answering.numerals import numeral_value
 from kb.answering.planner import KIN_WORDS, PeopleIndex, Plan
 from kb.answering.quotes import normalized_block, sentence_pairs, sentences
 from kb.answering.record_search import participants, render
@@ -45,7 +46,6 @@ from kb.answering.refusals import (
     normalized,
     not_covered,
     not_stated,
-    numeral_value,
     premise_problem,
     quantities_in,
     quantity_in,
@@ -227,6 +227,8 @@ def _compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
     ctx = _Ctx(g, block_of, people, df, n_docs)
     fate = plan.moment == "ended" and _about_the_end(plan)
     detail = plan.detail
+    if detail.chapter_told is not None:
+        return compose_chapter_story(ctx, detail.chapter_told)  # 第N回讲了什么
     if detail.weapon:
         return compose_weapons(ctx)  # 甲用什么兵器: the weapon states, never a stray battle line
     if plan.kind == "pair" and g.pair is not None and (g.pair.relations or g.pair.shared_events):
@@ -1512,6 +1514,28 @@ def compose_profile(person: Person, question: str = "") -> Draft:
     w.add(f"{said}{person.name}{aliases}{first}。{person.profile}")
     for q in quotes:
         w.add("· ", q)
+    return w.draft()
+
+
+CHAPTER_SCENES = 4
+"""How many of a chapter's scenes are told with their account and quote (the rest by title)."""
+
+
+def compose_chapter_story(ctx: _Ctx, chapter: int) -> Draft:
+    """第N回讲了什么: the chapter's title and summary, then its scenes in book order by title, the
+    turning points and headlines among them told with their account and a quote."""
+    summary = ctx.g.summary
+    if summary is None or ctx.g.chapter is None:
+        return Draft("insufficient", "", f"书中（知识库中）没有第{chapter}回。")
+    w = _Writer()
+    title = re.sub(r"^第\S+回\s*", "", ctx.g.chapter.title)  # the number is said already
+    w.add(f"第{chapter}回 {title}：{summary.summary}", _record_quote(summary))
+    scenes = [e for e in ctx.g.chapter_events.get(chapter, ()) if e.origin == "curated"]
+    if scenes:
+        w.add(f"本回的事（按书中顺序）：{'；'.join(e.title for e in scenes)}。")
+    marked = [e for e in scenes if e.turning_point or e.headline] or scenes
+    for event in marked[:CHAPTER_SCENES]:
+        w.add(f"· {event.title}：{_short(event.summary)}", _record_quote(event))
     return w.draft()
 
 

@@ -17,7 +17,7 @@ from kb.answering.expansion import expansions_for
 from kb.answering.planner import PeopleIndex, Plan, plan_for_question
 from kb.answering.record_search import KnowledgeHit, KnowledgeIndex
 from kb.knowledge.bundle import KnowledgeBundle
-from kb.knowledge.models import Event, Person, Record
+from kb.knowledge.models import ChapterSummary, Event, Person, Record
 from kb.knowledge.names import beside
 from kb.knowledge.profile import Arc, CorpusProfile
 from kb.knowledge.protocol import RelationProvider
@@ -79,6 +79,8 @@ class Gathered:
     """Every event of the bundle by chapter, in book order (shared like `rendered`): the plan
     that sent someone to act is often a scene of others about them (乙 proposes luring 甲)."""
     arc: Arc | None = None
+    summary: ChapterSummary | None = None
+    """The summary of the chapter a 第N回讲了什么 names (`AskDetail.chapter_told`)."""
     """The stretch of the story the question names (征某时), whose chapters everything above is
     restricted to (kb.answering.arcs)."""
 
@@ -155,6 +157,7 @@ class EvidencePipeline:
         self._journey = lru_cache(maxsize=TIMELINE_CACHE)(provider.journey)
         self._neighbors = lru_cache(maxsize=TIMELINE_CACHE)(provider.neighbors)
         self.rendered: dict[str, str] = {}
+        self.summaries = {c.chapter: c for c in bundle.chapters}
         self.chapter_events: dict[int, list[Event]] = {}
         for event in sorted(bundle.events, key=lambda e: e.order):
             self.chapter_events.setdefault(event.chapter, []).append(event)
@@ -233,6 +236,9 @@ class EvidencePipeline:
         temporal = self._temporal(plan, plan_records, timelines)
         plan_records = [*temporal, *plan_records]
         chapter = self.titles.match(question) if plan.asks == "chapter" else None
+        told = plan.detail.chapter_told
+        if told is not None and told in self.titles.titles:  # 第N回讲了什么: that chapter
+            chapter = ChapterMatch(told, self.titles.titles[told], 1.0)
         vouching = temporal or plan_records  # asked how it ended: only the last events vouch
         pointers = self._chapter_pointers(chapter, retriever) + _sources(vouching) + _sources(
             [h.record for h in knowledge if not isinstance(h.record, Person)][:TOP_KNOWLEDGE_POINTERS])
@@ -249,7 +255,8 @@ class EvidencePipeline:
         verdicts.update({c: d.value for c, d in zip(likely, decisions, strict=True)})
         return Gathered(plan, query, expansions, knowledge, plan_records, pair, journey, ranking,
                         origins, packed, verdicts, temporal, chapter, self.profile, lexical,
-                        timelines, self.rendered, self.chapter_events, arc)
+                        timelines, self.rendered, self.chapter_events, arc,
+                        self.summaries.get(told) if told is not None else None)
 
     def _likely(self, retriever: Retriever, lexical: Ranking, ranking: Sequence[str],
                 origins: Mapping[str, str]) -> list[str]:

@@ -69,6 +69,8 @@ def build_messages(question: str, g: Gathered, offline: Draft,
     plan_records = "\n".join(f"- [{r.id}] {render(r, names)}" for r in g.plan_records[:30])
     if plan_records:
         parts.append(f"本题直接相关的记录（两人的关系与共同经历、人物的阶段）：\n{plan_records}")
+    if g.summary is not None:
+        parts.append(f"所问的第{g.summary.chapter}回的概要：{g.summary.summary}")
     if offline.status == "answered":
         parts.append(f"离线草稿（仅供参考，开头一句是对所问的直接回答）：\n{offline.answer[:600]}")
     if offline.stages:

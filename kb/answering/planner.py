@@ -45,6 +45,7 @@ from typing import Literal
 
 from core.text import is_cjk, normalize, normalize_with_offsets
 from kb.answering.joining import asked_band
+from kb.answering.numerals import chapter_number
 from kb.answering.weapons import asks_weapon
 from kb.knowledge.models import Person
 from retrieval.analyzers import FUNCTION_CHARS, clean_query
@@ -217,6 +218,8 @@ class AskDetail:
     act: str | None = None
     """The one-character verb a number is asked of (卖了多少钱 → 卖, 能走多少里 → 走): the book's
     number for that act, not another the scene counts (the coins cut in the same passage)."""
+    chapter_told: int | None = None
+    """第N回讲了什么: the chapter whose story is asked (its summary and scenes answer)."""
     weapon: bool = False
     """甲用什么兵器: the person's weapon states answer (kb.answering.weapons), not a battle line that
     names the word."""
@@ -382,6 +385,19 @@ def _asks_whom(text: str, written: Sequence[str]) -> bool:
         and not any(w in before for w in WHOM_WORDS)
 
 
+CHAPTER_NAMED = re.compile(r"第([0-9]+|[一二三四五六七八九十百零〇两]+)回")
+STORY_ASK = re.compile(r"讲了?(?:的是)?什么|讲的什么|写了?(?:的是)?什么|写的什么|说了?(?:的是)?什么|"
+                       r"说的什么|内容|大意|概要|梗概|概括|情节|发生了什么|讲述|讲讲|说说")
+"""第N回讲了什么, 第N回的主要内容: the story of a chapter named by its number."""
+
+
+def _chapter_told(text: str) -> int | None:
+    named = CHAPTER_NAMED.search(text)
+    if named is None or not STORY_ASK.search(text[named.end():]):
+        return None
+    return chapter_number(named.group(1))
+
+
 WEAPON_ASKS = ("what", "name", "made_of", "identity", "how", "relation")
 """用什么兵器 (what), 兵器叫什么 (name), 用什么兵器打仗 (made_of: 用什么); of two people the
 planner reads 甲和乙用什么兵器 as their relation."""
@@ -400,6 +416,7 @@ def _detail_of_kind(text: str, asks: Ask, ids: Sequence[str], focus: Sequence[st
         and any(w in text for w in SAID_ASK),
         death=asks in ("when", "chapter") and one and any(w in text for w in DEATH_WORDS)
         and all(any(d in w for d in DEATH_WORDS) for w in focus),
+        chapter_told=_chapter_told(text),
         weapon=len(ids) in (1, 2) and asks in WEAPON_ASKS and not detail.material
         and asks_weapon(text),
         joining=asked_band(text) if one and asks not in NOT_JOINING_ASKS
