@@ -534,3 +534,14 @@ def test_a_chapter_named_by_number_is_told_by_its_summary(service: AskService, q
     assert r.status == "answered" and r.answer.startswith(lead), r.answer.splitlines()[0]
     assert "本回的事" in r.answer and all(q.located for q in r.quotes)
     assert service.ask(AskRequest(question="第121回讲了什么")).status == "insufficient"
+
+
+def test_the_course_of_a_named_campaign(service: AskService) -> None:
+    """三打祝家庄的经过 answered with 宋江's relations; now the campaign's scenes in book order."""
+    r = service.ask(AskRequest(question="宋江三打祝家庄的经过"))
+    lines = r.answer.splitlines()
+    assert r.status == "answered" and lines[0] == "三打祝家庄（第47–50回），按书中顺序：", lines[0]
+    chapters = [int(re.match(r"· 第(\d+)回", line).group(1)) for line in lines[1:]  # type: ignore[union-attr]
+                if line.startswith("· 第")]
+    assert chapters == sorted(chapters) and chapters[0] == 47 and chapters[-1] == 50
+    assert all(q.located for q in r.quotes)

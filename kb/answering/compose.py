@@ -229,6 +229,8 @@ def _compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
     detail = plan.detail
     if detail.chapter_told is not None:
         return compose_chapter_story(ctx, detail.chapter_told)  # 第N回讲了什么
+    if g.told_arc is not None and (told := compose_arc_story(ctx, g.told_arc)) is not None:
+        return told  # 三打某庄的经过: the campaign's scenes
     if detail.weapon:
         return compose_weapons(ctx)  # 甲用什么兵器: the weapon states, never a stray battle line
     if plan.kind == "pair" and g.pair is not None and (g.pair.relations or g.pair.shared_events):
@@ -1514,6 +1516,29 @@ def compose_profile(person: Person, question: str = "") -> Draft:
     w.add(f"{said}{person.name}{aliases}{first}。{person.profile}")
     for q in quotes:
         w.add("· ", q)
+    return w.draft()
+
+
+ARC_STORY_SCENES = 8
+"""How many scenes of a campaign its course is told in; the rest are counted."""
+
+
+def compose_arc_story(ctx: _Ctx, arc: Arc) -> Draft | None:
+    """How a named stretch of the story went: its turning points and headline scenes (all its
+    scenes when it marks none) spread over its chapters, in book order, each with a quote."""
+    scenes = [e for c in range(arc.first, arc.last + 1) for e in ctx.g.chapter_events.get(c, ())
+              if e.origin == "curated"]
+    if not scenes:
+        return None
+    scores = [2.0 * e.turning_point + 2.0 * e.headline for e in scenes]
+    picked = spread_pick([e.chapter for e in scenes], scores, ARC_STORY_SCENES, DEEDS_SPREAD, 1.0)
+    w = _Writer()
+    w.add(f"{arc.words[0]}（第{arc.first}–{arc.last}回），按书中顺序：")
+    for i in picked:
+        event = scenes[i]
+        w.add(f"· 第{event.chapter}回 {event.title}：{_short(event.summary)}", _record_quote(event))
+    if len(scenes) > len(picked):
+        w.add(f"（这几回另有{len(scenes) - len(picked)}件事）")
     return w.draft()
 
 

@@ -5,6 +5,7 @@ for, and those move up the lexical order. `kbx eval --strategy kb` evaluates exa
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -42,6 +43,8 @@ makes a new one, so nothing kept is older than the store). A hub character's tim
 is hundreds of events read and validated from the store; asked again it costs nothing."""
 
 
+EPISODE_ASK = re.compile(r"经过|过程|始末|来龙去脉|怎么回事|怎么打的|怎样打的|讲讲|说说")
+"""A question asking how a named stretch of the story went (三打某庄的经过)."""
 BELOW_CUT = "below_cut"
 """The packing decision of a lexical block left out as unlikely evidence (`LEXICAL_CUT`)."""
 
@@ -81,6 +84,8 @@ class Gathered:
     arc: Arc | None = None
     summary: ChapterSummary | None = None
     """The summary of the chapter a 第N回讲了什么 names (`AskDetail.chapter_told`)."""
+    told_arc: Arc | None = None
+    """The stretch of the story whose course is asked (三打某庄的经过): its scenes answer."""
     """The stretch of the story the question names (征某时), whose chapters everything above is
     restricted to (kb.answering.arcs)."""
 
@@ -213,6 +218,8 @@ class EvidencePipeline:
     def gather(self, question: str, retriever: Retriever, options: SearchOptions,
                previous: Sequence[str] = (), knowledge_budget: int | None = None) -> Gathered:
         arc = self.profile.arc_of(normalize(question))
+        told_arc = self.profile.arc_named(normalize(question)) \
+            if arc is None and EPISODE_ASK.search(normalize(question)) else None
         plan = self.plan(without_arc(normalize(question), arc) if arc else question, previous)
         persons = [self.people.people[pid] for pid in plan.person_ids]
         named = [(self.people.people[pid], written) for pid, written in self.people.find(question)]
@@ -256,7 +263,7 @@ class EvidencePipeline:
         return Gathered(plan, query, expansions, knowledge, plan_records, pair, journey, ranking,
                         origins, packed, verdicts, temporal, chapter, self.profile, lexical,
                         timelines, self.rendered, self.chapter_events, arc,
-                        self.summaries.get(told) if told is not None else None)
+                        self.summaries.get(told) if told is not None else None, told_arc)
 
     def _likely(self, retriever: Retriever, lexical: Ranking, ranking: Sequence[str],
                 origins: Mapping[str, str]) -> list[str]:
