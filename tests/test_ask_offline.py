@@ -86,6 +86,7 @@ def test_insufficient_calibration_holds_its_measured_floor(service: AskService) 
     ("把宝刀卖给林冲的那个汉子叫什么名字？", "汉子"),         # a role the text never names
     ("洪教头的全名叫什么？", "洪教头"),                     # only a title is known
     ("林冲在野猪林是怎么把董超、薛霸杀掉的？", "前提"),       # a premise the knowledge denies
+    ("一百零八将中谁的武艺最高？", "读者的评价"),             # a judgement the book never makes
 ])
 def test_refusals_say_why(service: AskService, question: str, reason: str) -> None:
     r = service.ask(AskRequest(question=question))

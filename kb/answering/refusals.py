@@ -55,13 +55,24 @@ RelationTypes = Callable[[str, str], set[tuple[str, str]]]
 """(a, b) → {(relation type, origin)} of the relations between two people, either direction."""
 
 
+OPINION = re.compile(r"(?:武艺|武功|本事|本领|功夫)最(?:高|强|好|大)|"
+                     r"最(?:厉害|能打|聪明|勇猛|漂亮|美丽|美|可恨|可怜|坏|讨厌|值得)")
+"""A reader's judgement (谁的武艺最高, 谁最厉害): the book ranks no one so; a seating rank
+(谁的位次最高) is no judgement and is not matched."""
+
+
 def refuse_question(question: str, plan: Plan, book: str) -> str | None:
-    """A question that cannot be looked up at all: no Chinese, or a 他 pointing nowhere."""
+    """A question that cannot be looked up at all: no Chinese, a 他 pointing nowhere, or a
+    reader's judgement the book never makes (`OPINION`)."""
     if not any(is_cjk(ch) for ch in question):
         return f"问题里没有中文字词：本服务检索{book}原文，请用中文提问（简体、繁体均可）。"
     if dangling_reference(question, plan):
         return ("问题里的“他/她”指谁？请先问一个提到人物的问题（并沿用同一个 session_id），"
                 "或直接写出人名。")
+    judged = OPINION.search(to_simplified(question))
+    if judged and plan.asks in ("who", "what", "name", "identity"):
+        return (f"{book}没有评出谁“{judged.group(0)}”：这是读者的评价，书里没有这样的比较或排名"
+                "（可以问某人的事迹、兵器或排座次的名次）")
     return None
 
 
