@@ -546,3 +546,23 @@ def test_the_course_of_a_named_campaign(service: AskService) -> None:
                 if line.startswith("· 第")]
     assert chapters == sorted(chapters) and chapters[0] == 47 and chapters[-1] == 50
     assert all(q.located for q in r.quotes)
+
+
+@pytest.mark.parametrize(("question", "lead"), [
+    ("林冲上了梁山以后做了什么", "第12回入伙梁山泊（坐第四位）以后，林冲：第19回 林冲火并王伦"),
+    ("武松落草以后做了什么", "第32回二龙山落草入伙以后，武松："),
+])
+def test_what_came_after_joining_a_band(service: AskService, question: str, lead: str) -> None:
+    """It listed scenes whose titles hold 上 (before the joining too), or his whole life."""
+    r = service.ask(AskRequest(question=question))
+    assert r.status == "answered" and r.answer.startswith(lead), r.answer.splitlines()[0]
+
+
+@pytest.mark.parametrize(("question", "lead"), [
+    ("青面兽为什么丢了官", "原因：第12回 失陷花石纲"),  # 丢了官 is the record's 丢官
+    ("智多星的真名叫什么", "吴用"),  # 真名 asks the name, it is no content the book must hold
+])
+def test_the_question_s_own_words_are_read_as_the_record_writes_them(
+        service: AskService, question: str, lead: str) -> None:
+    r = service.ask(AskRequest(question=question))
+    assert r.status == "answered" and r.answer.startswith(lead), r.answer.splitlines()[0]

@@ -28,7 +28,7 @@ from ingest.chunking import chunk_id as block_id_of
 from kb.answering.answer_models import StageNote
 from kb.answering.coverage import Coverage, _forms, best_sentences, question_weights
 from kb.answering.evidence import Gathered
-from kb.answering.joining import road_to_band
+from kb.answering.joining import joined_at, road_to_band
 from kb.answering.numerals import numeral_value
 from kb.answering.planner import KIN_WORDS, PeopleIndex, Plan
 from kb.answering.quotes import normalized_block, sentence_pairs, sentences
@@ -249,6 +249,8 @@ def _compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
         return _with_passages(compose_pair(ctx), ctx)
     if detail.joining is not None and (joined := compose_joining(ctx, plan.person_ids[0])):
         return joined  # 甲是怎么上某山的: where they joined, and the road there
+    if detail.after_band is not None and (after_joining := compose_after_band(ctx)):
+        return after_joining  # 甲上梁山以后做了什么: their scenes after the joining
     if plan.kind == "journey" and g.journey is not None:
         if fate:
             return compose_fate(ctx, plan.person_ids[:1])
@@ -1184,6 +1186,22 @@ def _fate(ctx: _Ctx, person_id: str) -> tuple[State | None, list[Event]]:
         return None, []
     statuses = [s for s in timeline.states if s.kind == "status"]
     return (statuses[-1] if statuses else None), timeline.events[-2:]
+
+
+def compose_after_band(ctx: _Ctx) -> Draft | None:
+    """甲上某山以后做了什么: where they joined (`joined_at`), then their scenes after it, the ones
+    that matter spread over the rest of the book; None when their records hold no such joining."""
+    person_id = ctx.plan.person_ids[0]
+    timeline = ctx.g.timelines.get(person_id)
+    joined = joined_at(timeline, ctx.plan.detail.after_band or "") if timeline else None
+    if timeline is None or joined is None:
+        return None
+    later = [e for e in timeline.events if e.origin == "curated" and (
+        e.order > joined.order if isinstance(joined, Event) else e.chapter > joined.chapter)]
+    if not later:
+        return None
+    what = joined.value if isinstance(joined, State) else joined.title
+    return compose_deeds(ctx, person_id, later, f"第{joined.chapter}回{what}以后，")
 
 
 def compose_fate(ctx: _Ctx, person_ids: Sequence[str]) -> Draft:

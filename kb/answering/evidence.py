@@ -294,8 +294,9 @@ class EvidencePipeline:
 
     def _timelines(self, plan: Plan) -> dict[str, Timeline]:
         """The named people's events and states, unless the journey already holds them (and the
-        question asks neither how it ended nor how they came to a band)."""
-        if plan.kind == "journey" and plan.moment != "ended" and plan.detail.joining is None:
+        question asks neither how it ended nor how they came to a band or what came after)."""
+        if plan.kind == "journey" and plan.moment != "ended" and plan.detail.joining is None \
+                and plan.detail.after_band is None:
             return {}
         found = {}
         for person_id in plan.person_ids[:2]:

@@ -171,7 +171,8 @@ ASK_WORDS = ("为什么", "为何", "为啥", "因何", "何故", "怎么会", "
              "凭什么", "为了什么", "起因", "什么东西", "东西", "什么时候", "何时", "几时", "在哪里",
              "在哪", "哪里",
              "何处", "什么地方", "哪儿", "去哪", "到哪", "何地", "叫什么", "什么名字", "名字", "全名",
-             "姓名", "第几回", "哪一回", "多少", "是谁", "有谁", "哪些人", "哪几个", "哪两个",
+             "姓名", "真名", "本名", "原名", "大名", "真实姓名", "第几回", "哪一回", "多少",
+             "是谁", "有谁", "哪些人", "哪几个", "哪两个",
              "哪个人", "哪位", "什么人", "何人", "怎么样", "怎么", "如何", "怎样", "什么", "是什么",
              "谁", "哪个", "哪些", "几", "吗", "呢", "了", "的", "是", "有", "要", "能", "会", "被")
 
@@ -220,6 +221,9 @@ class AskDetail:
     number for that act, not another the scene counts (the coins cut in the same passage)."""
     chapter_told: int | None = None
     """第N回讲了什么: the chapter whose story is asked (its summary and scenes answer)."""
+    after_band: str | None = None
+    """甲上梁山以后做了什么: what came after joining the band (its place as asked, "" when none
+    is named); the joining itself (`joining`) is not asked."""
     weapon: bool = False
     """甲用什么兵器: the person's weapon states answer (kb.answering.weapons), not a battle line that
     names the word."""
@@ -420,7 +424,9 @@ def _detail_of_kind(text: str, asks: Ask, ids: Sequence[str], focus: Sequence[st
         weapon=len(ids) in (1, 2) and asks in WEAPON_ASKS and not detail.material
         and asks_weapon(text),
         joining=asked_band(text) if one and asks not in NOT_JOINING_ASKS
-        and not any(w in text for w in AFTER_WORDS) else None)
+        and not any(w in text for w in AFTER_WORDS) else None,
+        after_band=asked_band(text) if one and asks in ("what", "how", "stages")
+        and any(w in text for w in AFTER_WORDS) else None)
 
 
 def _asks_the_relative(text: str, written: str) -> bool:
@@ -445,7 +451,7 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
         plural = _has_any(simplified, ("他们", "她们", "两人", "二人", "俩"))
         ids, follow_up = list(previous) if plural else list(previous[:1]), True
     names = [people.people[pid].name for pid in ids]
-    asked = WHY_MODAL.sub(r"\1", SPENDING.sub(" ", question))
+    asked = ASPECT.sub("", WHY_MODAL.sub(r"\1", SPENDING.sub(" ", asked_form(question))))
     cleaned = " ".join(clean_query(asked).split())
     every_name = [*(written for _, written in found),
                   *(part for _, written in found for part in re.split("[的他她之]", written)
@@ -479,6 +485,9 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
                 tuple(unresolved))
 
 
+ASPECT = re.compile(r"(?<=[\u4e00-\u9fff])了(?=[\u4e00-\u9fff])(?![什谁几多哪吗呢怎])")
+"""丢了官, 上了山: the verb and its object are one word of the question (丢官, as a record writes
+it); 了 between them would cut it in two. Before an asking word (做了什么) it stays a break."""
 WHY_MODAL = re.compile(r"(为什么|為什麼|为何|為何|为啥|為啥|因何|何故|凭什么|憑什麼)(?:要|想|会|會)")
 """为什么要离开: the modal after a why word is part of the asking, not of the act (要离 weighed as
 a word of the question and the act's record no longer held the question)."""
