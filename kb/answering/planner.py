@@ -485,9 +485,11 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
                 tuple(unresolved))
 
 
-ASPECT = re.compile(r"(?<=[\u4e00-\u9fff])了(?=[\u4e00-\u9fff])(?![什谁几多哪吗呢怎])")
-"""丢了官, 上了山: the verb and its object are one word of the question (丢官, as a record writes
-it); 了 between them would cut it in two. Before an asking word (做了什么) it stays a break."""
+ASPECT = re.compile(r"(?<=[\u4e00-\u9fff])了(?=[\u4e00-\u9fff](?:$|[^\u4e00-\u9fff]|"
+                    r"[什谁几多哪吗呢怎的了是]))(?![什谁几多哪吗呢怎])")
+"""丢了官, 上了山: a verb and a one-character object are one word of the question (丢官, as a
+record writes it); 了 between them would cut it in two. Before an asking word (做了什么) or a
+longer object (说了公道话: 说公 is no word) it stays a break."""
 WHY_MODAL = re.compile(r"(为什么|為什麼|为何|為何|为啥|為啥|因何|何故|凭什么|憑什麼)(?:要|想|会|會)")
 """为什么要离开: the modal after a why word is part of the asking, not of the act (要离 weighed as
 a word of the question and the act's record no longer held the question)."""
