@@ -184,6 +184,8 @@ def quantity_in(text: str, plan: Plan, people: PeopleIndex) -> str | None:
 def quantities_in(text: str, plan: Plan, people: PeopleIndex) -> list[re.Match[str]]:
     """Every quantity of the asked unit in a (simplified) text, none inside a name (乙二's 二)."""
     pattern = quantity_pattern(plan)
+    if pattern.search(text) is None:  # most sentences give none: no names to look up
+        return []
     names = [to_simplified(w) for _, w in people.find(text)]
     spans = [(m.start(), m.end()) for n in names for m in re.finditer(re.escape(n), text)]
     out = []
