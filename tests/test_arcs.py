@@ -42,3 +42,18 @@ def test_the_question_is_planned_without_the_arcs_words() -> None:
     assert without_arc("征丙时甲做了什么", WAR).split() == ["甲做了什么"]
     assert without_arc("甲打丙的时候杀了谁", WAR).split() == ["甲", "杀了谁"]
     assert without_arc("打丙期间征丙时", WAR).split() == []
+
+
+def test_after_a_death_is_the_chapters_from_it_on() -> None:
+    from kb.answering.arcs import after_death
+
+    person = Person(id="jia", name="甲", sources=[SourceRef(quote="甲者", chapter=1)])
+    death = State(id="st", person="jia", kind="status", value="死亡（中箭）", chapter=60,
+                  sources=[SourceRef(quote="甲死了", chapter=60)])
+    timeline = Timeline(person, [], [death])
+    arc = after_death("甲死后谁当了寨主", [("jia", "甲")], lambda _: timeline, 120)
+    assert arc is not None and (arc.first, arc.last, arc.person) == (60, 120, "jia")
+    assert arc.words == ("甲死后",) and without_arc("甲死后谁当了寨主", arc).split() == ["谁当了寨主"]
+    assert after_death("甲后来怎么样了", [("jia", "甲")], lambda _: timeline, 120) is None
+    alive = Timeline(person, [], [])
+    assert after_death("甲死后谁当了寨主", [("jia", "甲")], lambda _: alive, 120) is None

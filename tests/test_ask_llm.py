@@ -105,4 +105,4 @@ def test_the_llm_is_told_the_campaign_asked_about(whole_book: Corpus,
     openai_stub.script(Reply.json({"status": "insufficient", "answer": "", "reason": "没有写。",
                                    "citations": []}))
     make_service(whole_book, openai_stub).ask(AskRequest(question="征辽时卢俊义打了哪些仗？"))
-    assert "所问时段：征辽（第83–89回）" in openai_stub.requests[0].prompt
+    assert "所问时段：征辽期间（第83–89回）" in openai_stub.requests[0].prompt

@@ -6,7 +6,7 @@ enemy, not a person the question is about)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from kb.knowledge.models import Person, Record, Relation
 from kb.knowledge.profile import WHILE, Arc
@@ -43,5 +43,29 @@ def without_arc(question: str, arc: Arc) -> str:
     """The (normalized) question without the arc's words and the word of time after them, to
     plan on: 征某人时甲做了什么 asks about 甲, not about the pair of 甲 and the campaign's enemy."""
     for word in sorted(arc.words, key=len, reverse=True):
-        question = re.sub(f"{re.escape(word)}{WHILE}", " ", question)  # the word of time too
+        question = re.sub(f"{re.escape(word)}{WHILE}?", " ", question)  # the word of time too
     return question
+
+
+AFTER_DEATH = re.compile(r"(?:死了?|去世|身亡|阵亡|圆寂|坐化)(?:以后|之后|后)")
+DEATH_MARKS = ("死", "亡", "圆寂", "坐化")
+
+
+def after_death(question: str, found: Sequence[tuple[str, str]],
+                timeline_of: Callable[[str], Timeline], last_chapter: int) -> Arc | None:
+    """甲死后谁当了寨主: from the chapter of 甲's death (his status state) to the end, named by
+    the words that say it (甲死后); None when the question says no such thing or the records
+    hold no death of the one named just before it. `found`: (person id, name as written)."""
+    said = AFTER_DEATH.search(question)
+    if said is None:
+        return None
+    named = [(pid, written) for pid, written in found if question.endswith(written, 0, said.start())]
+    if not named:
+        return None
+    pid, written = named[-1]
+    deaths = [s.chapter for s in timeline_of(pid).states
+              if s.kind == "status" and any(m in s.value for m in DEATH_MARKS)]
+    if not deaths:
+        return None
+    return Arc(words=(written + said.group(0),), first=min(deaths), last=last_chapter, period="",
+               person=pid)

@@ -203,8 +203,9 @@ def compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
     it elsewhere."""
     draft = _compose(g, block_of, people, question, df, n_docs, relation_types, after)
     if draft.status != "answered" and g.arc is not None and draft.reason:
-        draft.reason = (f"{draft.reason.rstrip('。')}（在{g.arc.words[0]}期间，"
-                        f"第{g.arc.first}–{g.arc.last}回）。")
+        arc = g.arc
+        draft.reason = (f"{draft.reason.rstrip('。')}（{arc.words[0]}{arc.period}，"
+                        f"第{arc.first}–{arc.last}回）。")
     return draft
 
 
@@ -316,6 +317,7 @@ def _candidates(ctx: _Ctx) -> list[Record]:
     named people when the question names any (extracted scene events only say who was
     together: they point to evidence, never answer)."""
     about = set(ctx.plan.person_ids)
+    dead = ctx.g.arc.person if ctx.g.arc is not None else None
     records: list[Record] = [h.record for h in ctx.g.knowledge
                              if isinstance(h.record, Event | Relation | State)]
     for timeline in ctx.g.timelines.values():
@@ -331,6 +333,8 @@ def _candidates(ctx: _Ctx) -> list[Record]:
             continue  # a stay somewhere holds the place's name, not what happened there
         if ctx.plan.detail.passive and not _acted_on(record, about):
             continue  # 甲被谁活捉: the captures 甲 made do not answer
+        if dead is not None and participants(record) <= {dead}:
+            continue  # 甲死后…: 甲's own death does not answer what came after it
         seen.add(record.id)
         out.append(record)
     return out
@@ -668,6 +672,8 @@ def _who(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str]
     """The people a who-question asks for: the record's participants by role (the question's
     own people left out), else the people the best sentence names."""
     named = set(ctx.plan.person_ids)
+    if ctx.g.arc is not None and ctx.g.arc.person:  # 甲死后谁…: the dead man is no answer
+        named.add(ctx.g.arc.person)
     passive = ctx.plan.detail.passive
     if isinstance(record, Event):
         by_role: dict[str, list[str]] = {}
@@ -682,6 +688,8 @@ def _who(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str]
         other = [p for p in (record.source, record.target) if p not in named]
         if other:
             return f"{'、'.join(ctx.name(p) for p in other)}（{record.label}）"
+    if isinstance(record, State) and record.person not in named and not passive:
+        return f"{ctx.name(record.person)}（{record.value}）"  # 谁当了寨主: the one who holds it
     if isinstance(record, State):
         told = [pid for pid, _ in ctx.people.find(record.value + record.description)
                 if pid not in named]
@@ -1286,7 +1294,7 @@ def compose_in_arc(ctx: _Ctx, arc: Arc, person_id: str) -> Draft | None:
     if not events:
         return None
     return compose_deeds(ctx, person_id, events,
-                         f"{arc.words[0]}（第{arc.first}–{arc.last}回）期间，")
+                         f"{arc.when}，")
 
 
 

@@ -12,7 +12,14 @@ from functools import lru_cache
 
 from core.errors import NotFound
 from core.text import normalize
-from kb.answering.arcs import in_arc, journey_within, timeline_within, within, without_arc
+from kb.answering.arcs import (
+    after_death,
+    in_arc,
+    journey_within,
+    timeline_within,
+    within,
+    without_arc,
+)
 from kb.answering.chapters import ChapterMatch, ChapterTitles
 from kb.answering.expansion import expansions_for
 from kb.answering.planner import PeopleIndex, Plan, plan_for_question
@@ -217,7 +224,7 @@ class EvidencePipeline:
 
     def gather(self, question: str, retriever: Retriever, options: SearchOptions,
                previous: Sequence[str] = (), knowledge_budget: int | None = None) -> Gathered:
-        arc = self.profile.arc_of(normalize(question))
+        arc = self.profile.arc_of(normalize(question)) or self._after_death(question)
         told_arc = self.profile.arc_named(normalize(question)) \
             if arc is None and EPISODE_ASK.search(normalize(question)) else None
         plan = self.plan(without_arc(normalize(question), arc) if arc else question, previous)
@@ -264,6 +271,16 @@ class EvidencePipeline:
                         origins, packed, verdicts, temporal, chapter, self.profile, lexical,
                         timelines, self.rendered, self.chapter_events, arc,
                         self.summaries.get(told) if told is not None else None, told_arc)
+
+    def _after_death(self, question: str) -> Arc | None:
+        """甲死后…: the chapters from 甲's death on (kb.answering.arcs.after_death)."""
+        text = normalize(question)
+        try:
+            return after_death(text, [(p, normalize(w)) for p, w in self.people.find(text)],
+                               self._timeline,
+                               max(self.titles.titles or self.chapter_events, default=0))
+        except NotFound:
+            return None
 
     def _likely(self, retriever: Retriever, lexical: Ranking, ranking: Sequence[str],
                 origins: Mapping[str, str]) -> list[str]:

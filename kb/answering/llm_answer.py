@@ -63,7 +63,7 @@ def build_messages(question: str, g: Gathered, offline: Draft,
     parts = [f"问题：{question}",
              f"问题类型：{plan.kind}；所问：{asked}；要点：{'、'.join(plan.focus) or '无'}；"
              f"涉及人物：{'、'.join(plan.names) or '无'}"
-             + (f"；所问时段：{g.arc.words[0]}（第{g.arc.first}–{g.arc.last}回），只答这些回里的事"
+             + (f"；所问时段：{g.arc.when}，只答这些回里的事"
                 if g.arc is not None else ""),
              f"知识记录：\n{knowledge or '（无）'}"]
     plan_records = "\n".join(f"- [{r.id}] {render(r, names)}" for r in g.plan_records[:30])

@@ -32,6 +32,14 @@ class Arc(BaseModel):
     def holds(self, chapter: int | None) -> bool:
         return chapter is not None and self.first <= chapter <= self.last
 
+    @property
+    def when(self) -> str:
+        """The stretch as a reader says it, with its chapters: 征辽期间（第83–89回）."""
+        return f"{self.words[0]}{self.period}（第{self.first}–{self.last}回）"
+
+    period: str = Field(default="期间", description="the word that makes the name a when")
+    person: str | None = Field(default=None, description="whose death it begins with (甲死后), if so")
+
 
 class CorpusProfile(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
