@@ -574,3 +574,14 @@ def test_after_someones_death_is_a_when(service: AskService, question: str) -> N
     seated him in chapter 20, and 史文恭, who shot him)."""
     r = service.ask(AskRequest(question=question))
     assert r.status == "answered" and r.answer.startswith("宋江"), r.answer.splitlines()[0]
+
+
+@pytest.mark.parametrize(("question", "who"), [
+    ("潘金莲和谁私通", "西门庆"),  # it said 武大郎: a betrayal whose account mentions the affair
+    ("阎婆惜和谁私通", "张文远"),  # 宋江 kept her (恋人 too): the affair the account names
+    ("卢俊义的妻子和谁私通", "李固"),  # it said 卢俊义, who killed her for it
+])
+def test_who_is_the_one_the_relation_of_the_asked_type_links(service: AskService, question: str,
+                                                              who: str) -> None:
+    r = service.ask(AskRequest(question=question))
+    assert r.status == "answered" and r.answer.startswith(who), r.answer.splitlines()[0]

@@ -27,7 +27,7 @@ TABLE = [
     ("柴大官人为什么帮林冲", "pair", ["chai_jin", "lin_chong"]),
     ("林冲和洪教头比武谁赢了", "pair", ["lin_chong", "hong_jiaotou"]),
     ("王伦为什么不肯收留林冲", "pair", ["wang_lun", "lin_chong"]),
-    ("董超、薛霸对林冲做了什么", "pair", ["dong_chao", "xue_ba"]),
+    ("董超、薛霸对林冲做了什么", "pair", ["dong_chao", "lin_chong"]),  # one from each side
     ("李小二和林冲有什么交情", "pair", ["li_xiaoer", "lin_chong"]),
     ("张教头与林冲", "pair", ["zhang_jiaotou", "lin_chong"]),
     ("林冲后来怎么样了", "journey", ["lin_chong"]),
@@ -179,3 +179,13 @@ def test_a_weapon_question_is_decided_in_the_plan(index: PeopleIndex, question: 
 def test_a_chapter_story_is_decided_in_the_plan(index: PeopleIndex, question: str,
                                                 chapter: int | None) -> None:
     assert plan_for_question(question, index).detail.chapter_told == chapter
+
+
+@pytest.mark.parametrize(("question", "pair"), [
+    ("解珍解宝和顾大嫂是什么亲戚", ["解珍", "顾大嫂"]),  # it asked about the two brothers
+    ("董超薛霸为什么要害林冲", ["董超", "林冲"]),
+    ("林冲和鲁智深是怎么认识的", ["林冲", "鲁智深"]),
+])
+def test_of_three_people_the_pair_is_one_from_each_side(index: PeopleIndex, question: str,
+                                                        pair: list[str]) -> None:
+    assert plan_for_question(question, index).names == pair

@@ -420,7 +420,11 @@ def compose_fact(ctx: _Ctx) -> Draft:
         record = _actor_record(ctx, records) or _headlined(ctx, weights, records, top) or record
     elif plan.asks == "who" and top is not None and record is not None:
         close = _close_records(ctx, weights, records, top[0])
-        record = _actor_record(ctx, close) or record
+        labeled = sorted((r for r in close if isinstance(r, Relation)
+                          and any(f in r.label for f in plan.focus)),
+                         key=lambda r: not any(f in r.description for f in plan.focus))
+        # 甲和谁私通: the relation of that type, not another whose account mentions it
+        record = labeled[0] if labeled else _actor_record(ctx, close) or record
     elif plan.asks == "name" and plan.detail.role and top is not None and record is not None:
         # 甲痛打的那个强人叫什么: of the events of the scene's chapter, the one where someone
         # else suffered the asked act (被打者), not the host of the night before

@@ -429,6 +429,28 @@ def _detail_of_kind(text: str, asks: Ask, ids: Sequence[str], focus: Sequence[st
         and any(w in text for w in AFTER_WORDS) else None)
 
 
+def _the_pair(text: str, found: Sequence[tuple[str, str]], ids: list[str]) -> list[str]:
+    """The two a question of three or more people asks about: one from each side of the widest
+    gap between the names (甲乙和丙是什么亲戚: 甲 and 丙; 甲乙为什么要害丙: 甲 and 丙), the first
+    two when the names are not found in order."""
+    if len(ids) == 2:
+        return ids
+    spans: list[tuple[int, int, str]] = []
+    at = 0
+    for pid, written in found:
+        start = text.find(normalize(written), at)
+        if start < 0:
+            return ids[:2]
+        spans.append((start, start + len(normalize(written)), pid))
+        at = start + len(normalize(written))
+    gaps = [spans[i + 1][0] - spans[i][1] for i in range(len(spans) - 1)]
+    if not gaps or max(gaps) <= 0:
+        return ids[:2]
+    cut = max(range(len(gaps)), key=lambda i: gaps[i])
+    pair = [spans[0][2], spans[cut + 1][2]]
+    return pair if pair[0] != pair[1] else ids[:2]
+
+
 def _asks_the_relative(text: str, written: str) -> bool:
     """甲嫁给了谁, 甲的丈夫是谁: the question ends on the kinship word and 谁 — the relative is what
     is asked (甲的老婆跟谁私通 asks someone else)."""
@@ -460,7 +482,8 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
     kind: PlanKind = "open"
     focus = focus_words(asked, every_name)
     if len(ids) >= 2:
-        kind, ids, names = "pair", ids[:2], names[:2]
+        kind, ids = "pair", _the_pair(simplified, found, ids)
+        names = [people.people[pid].name for pid in ids]
     elif len(ids) == 1 and _has_any(simplified, JOURNEY_WORDS):
         detail_chars = content_chars(cleaned, every_name, (), place_chars)
         limit = (MAX_STRONG_JOURNEY_DETAIL if _has_any(simplified, STRONG_JOURNEY_WORDS)
