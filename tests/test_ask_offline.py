@@ -585,3 +585,20 @@ def test_who_is_the_one_the_relation_of_the_asked_type_links(service: AskService
                                                               who: str) -> None:
     r = service.ask(AskRequest(question=question))
     assert r.status == "answered" and r.answer.startswith(who), r.answer.splitlines()[0]
+
+
+@pytest.mark.parametrize(("question", "lead"), [
+    ("林冲在哪里杀了陆谦", "在山神庙（第10回"),  # it quoted 陆谦 visiting him in chapter 7
+    ("鲁智深在哪里救了林冲", "在野猪林（第9回"),
+    ("林冲什么时候杀了王伦", "第19回：林冲火并王伦"),
+])
+def test_where_or_when_an_act_between_two_happened(service: AskService, question: str,
+                                                    lead: str) -> None:
+    r = service.ask(AskRequest(question=question))
+    assert r.status == "answered" and r.answer.startswith(lead), r.answer.splitlines()[0]
+    assert all(q.located for q in r.quotes)
+
+
+def test_a_count_keeps_the_books_measure_word() -> None:
+    from kb.answering.planner import UNITS
+    assert {"卷", "封", "句"} <= UNITS  # 几卷天书 → 三卷, not 三

@@ -83,6 +83,7 @@ MIN_QUANTITY_COVERAGE = 0.1
 MIN_CHAR_SHARE = 0.5
 """A sentence about the named people that gives a number with the asked unit answers a how-many
 question when it holds this much of the question's content weight."""
+PLACE_TIME_ASKS = frozenset({"where", "when", "chapter"})
 PAIR_FACT_ASKS = frozenset({"who", "where", "when", "chapter", "how_many", "name", "made_of"})
 """Asked of two people with content of its own, these want one fact, not the pair's story."""
 END_CHARS = "死亡寂化终葬"
@@ -243,6 +244,9 @@ def _compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
             return _with_passages(compose_pair_why(ctx), ctx)
         if fate and plan.asks in ("relation", "how", "what", "where"):
             return compose_fate(ctx, plan.person_ids)
+        if plan.asks in PLACE_TIME_ASKS and not plan.focus \
+                and (act := _pair_act_event(ctx)) is not None:
+            return compose_pair_act(ctx, act)  # 甲在哪里杀了乙: the scene of that act
         if plan.asks in PAIR_FACT_ASKS and plan.focus:
             return compose_fact(ctx)
         if plan.asks == "whether":
@@ -1011,6 +1015,42 @@ def compose_pair_why(ctx: _Ctx) -> Draft:
         if rel.id != record.id and rel.type not in GENERIC_TYPES:
             line, quote = _relation_line(ctx, pair, rel)
             w.add(line, quote)
+    return w.draft()
+
+
+def _pair_act_event(ctx: _Ctx) -> Event | None:
+    """The scene of the one-character act a pair question asks where or when of (甲在哪里杀了乙):
+    of the scenes their relation whose label holds the act (杀死, 救命) cites, the one that tells
+    the relation's first quote (the act itself), else the first whose title holds the act, else
+    the first; without such a relation, their first shared event whose title holds it."""
+    acts = _acts(ctx) - ROLE_FORM_CHARS
+    if not acts:
+        return None
+    records = ctx.g.plan_records
+    by_id = {r.id: r for r in records if isinstance(r, Event)}
+    for relation in (r for r in records if isinstance(r, Relation) and acts & set(r.label)):
+        cited = sorted((by_id[e] for e in relation.events if e in by_id), key=lambda e: e.order)
+        first = relation.sources[0].chunk_id if relation.sources else None
+        told = [e for e in cited if any(s.chunk_id == first for s in e.sources)]
+        titled = [e for e in cited if acts & set(e.title)]
+        if told or titled or cited:
+            return (told or titled or cited)[0]
+    return next((e for e in records if isinstance(e, Event) and acts & set(e.title)), None)
+
+
+def compose_pair_act(ctx: _Ctx, act: Event) -> Draft:
+    """Where or when the asked act between the two happened: the scene's place and chapter, its
+    account, then the pair's relations."""
+    w = _Writer()
+    place = f"在{act.place}（第{act.chapter}回 {act.title}）。" if act.place else ""
+    lead = place if ctx.plan.asks == "where" and place else f"第{act.chapter}回：{act.title}。"
+    w.add(f"{lead}{_short(act.summary, 90)}", _record_quote(act))
+    pair = ctx.g.pair
+    if pair is not None:
+        for rel in _ordered_relations(pair, {r.id for r in ctx.g.plan_records}):
+            if rel.type not in GENERIC_TYPES:
+                line, quote = _relation_line(ctx, pair, rel)
+                w.add(line, quote)
     return w.draft()
 
 
