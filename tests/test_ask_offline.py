@@ -491,7 +491,6 @@ def test_a_persons_scenes_in_a_named_campaign(service: AskService) -> None:
 
 @pytest.mark.parametrize(("question", "said"), [
     ("呼延灼的马叫什么", "踢雪乌骓马（第54回）"),  # it answered with his profile
-    ("戴宗会什么法术", "甲马（神行法）"),  # it quoted 罗真人 on someone else's 法术
 ])
 def test_a_possession_of_the_asked_kind_answers(service: AskService, question: str,
                                                 said: str) -> None:
@@ -602,3 +601,18 @@ def test_where_or_when_an_act_between_two_happened(service: AskService, question
 def test_a_count_keeps_the_books_measure_word() -> None:
     from kb.answering.planner import UNITS
     assert {"卷", "封", "句"} <= UNITS  # 几卷天书 → 三卷, not 三
+
+
+@pytest.mark.parametrize(("question", "lead"), [
+    ("李逵是哪里人", "李逵：沂州沂水县人。"),  # it quoted a sentence of chapter 73 that holds 人
+    ("林冲长什么样", "林冲：书中写道「那官人生的豹頭，環眼"),  # his introduction, before his name
+    ("鲁智深长什么样", "鲁智深：书中写道「生得面圓耳大"),
+    ("燕青有什么本事", "燕青：精相扑，善弩箭。"),
+    ("戴宗会什么法术", "戴宗：会神行法"),  # it quoted 罗真人 on someone else's 法术
+    ("花荣的绰号为什么叫小李广", "花荣：善射，人称小李广。"),
+])
+def test_an_attribute_of_a_person_comes_from_their_profile_or_introduction(
+        service: AskService, question: str, lead: str) -> None:
+    r = service.ask(AskRequest(question=question))
+    assert r.status == "answered" and r.answer.startswith(lead), r.answer.splitlines()[0]
+    assert all(q.located for q in r.quotes)

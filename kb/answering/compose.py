@@ -25,7 +25,10 @@ from dataclasses import dataclass, field
 from core.text import is_cjk, normalize, to_simplified
 from ingest.chunking import Block
 from ingest.chunking import chunk_id as block_id_of
+from ingest.chunking import chunk_id as id_of_block
 from kb.answering.answer_models import StageNote
+from kb.answering.attributes import MARKS as ATTRIBUTE_MARKS
+from kb.answering.attributes import NAMELESS, ROSTER, asked_attribute, telling_clauses
 from kb.answering.coverage import Coverage, _forms, best_sentences, question_weights
 from kb.answering.evidence import Gathered
 from kb.answering.joining import joined_at, road_to_band
@@ -235,6 +238,11 @@ def _compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
         return told  # 三打某庄的经过: the campaign's scenes
     if detail.weapon:
         return compose_weapons(ctx)  # 甲用什么兵器: the weapon states, never a stray battle line
+    if len(plan.person_ids) == 1 and plan.kind == "open" \
+            and asked_attribute(to_simplified(question)) is not None:
+        # 甲是哪里人, 甲有什么本事: the profile's clauses, or the introduction's; else the
+        # records and passages (never a list of deeds whose titles share a character)
+        return compose_attribute(ctx, question) or compose_fact(ctx)
     if plan.kind == "pair" and g.pair is not None and (g.pair.relations or g.pair.shared_events):
         if detail.meeting and plan.asks in ("where", "when", "chapter"):  # 甲在哪里遇到乙
             return _with_passages(compose_pair(ctx, began=True), ctx)
@@ -262,6 +270,7 @@ def _compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
         return compose_journey(g, after)
     if plan.asks in ("name", "what") and len(plan.person_ids) == 1 and not detail.whom \
             and not any(k in to_simplified(question) for k in KIN_WORDS) \
+            and asked_attribute(to_simplified(question)) is None \
             and (owned := _owned(ctx, plan.person_ids[0])):  # not 甲的管家: he is the answer
         return compose_owned(ctx, plan.person_ids[0], owned)  # 甲的马叫什么, 甲会什么法术
     if (plan.asks == "identity" or plan.asks == "name" and not plan.focus) \
@@ -1570,6 +1579,58 @@ def nicknames(person: Person) -> list[str]:
     """The person's nicknames as the profile gives them, each one of their aliases."""
     said = [m for pattern in NICKNAME_SAID for m in pattern.findall(person.profile)]
     return [n for n in dict.fromkeys(said) if n in person.aliases]
+
+
+def compose_attribute(ctx: _Ctx, question: str) -> Draft | None:
+    """One attribute of a person (kb.answering.attributes): the profile clauses that tell it,
+    then the passages the person's record comes from; None when the question asks none or the
+    profile does not tell it."""
+    attribute = asked_attribute(to_simplified(question))
+    if attribute is None:
+        return None
+    person = ctx.people.people[ctx.plan.person_ids[0]]
+    clauses = telling_clauses([person.profile], attribute)
+    introduced = _introduction(ctx, person, attribute)
+    if not clauses and not introduced:
+        return None  # the records and passages may still tell it
+    w = _Writer()
+    if clauses:
+        w.add(f"{person.name}：{'，'.join(clauses)}。")
+        introduced = introduced[:1]
+    else:
+        w.add(f"{person.name}：书中写道", introduced[0])
+        introduced = introduced[1:]
+    for quote in introduced:
+        w.add("· 原文：", quote)
+    for ref in [r for r in person.sources if r.chunk_id][:2 - len(introduced)]:
+        w.add("· ", (ref.quote, ref.chunk_id or ""))
+    return w.draft()
+
+
+INTRODUCTION_BLOCKS = (0, 1, -1)
+"""The blocks read for a person's description, from the one that first names them: it and the
+next, then the one before (a man is often described before the passage gives his name)."""
+
+
+def _introduction(ctx: _Ctx, person: Person, attribute: str) -> list[tuple[str, str]]:
+    """Up to two sentences of the passage that introduces the person (`INTRODUCTION_BLOCKS`
+    around their first source) that tell the attribute and name them, or, for looks, describe
+    whoever the passage is about (那官人生得豹头环眼 …)."""
+    first = next((r for r in person.sources if r.chunk_id), None)
+    block = ctx.block_of(first.chunk_id) if first and first.chunk_id else None
+    if block is None:
+        return []
+    marks = ATTRIBUTE_MARKS[attribute]
+    names = [n for n in map(to_simplified, person.all_names) if len(n) >= 2]
+    found: list[tuple[str, str]] = []
+    for offset in INTRODUCTION_BLOCKS:
+        current = ctx.block_of(id_of_block(block.chapter, block.index + offset))
+        for written, simplified in sentence_pairs(current.text) if current else ():
+            if marks.search(simplified) and not ROSTER.search(simplified) \
+                    and (attribute in NAMELESS or any(n in simplified for n in names)) \
+                    and current is not None and len(found) < 2:
+                found.append((written, current.id))
+    return found
 
 
 def compose_profile(person: Person, question: str = "") -> Draft:
