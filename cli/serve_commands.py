@@ -92,7 +92,7 @@ def print_answer(response: AskResponse) -> None:
     """The answer, then its stages, quote checks, citations and how it was planned."""
     from rich.table import Table
 
-    from kb.answering.compose import chapter_span
+    from kb.answering.drafting import chapter_span
 
     plan = response.plan
     console.print(f"[bold]{response.status}[/] · {response.mode} · plan {plan.kind}"

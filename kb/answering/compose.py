@@ -20,22 +20,50 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 
 from core.text import is_cjk, normalize, to_simplified
-from ingest.chunking import Block
 from ingest.chunking import chunk_id as block_id_of
-from ingest.chunking import chunk_id as id_of_block
 from kb.answering.answer_models import StageNote
-from kb.answering.attributes import MARKS as ATTRIBUTE_MARKS
-from kb.answering.attributes import NAMELESS, ROSTER, asked_attribute, telling_clauses
-from kb.answering.coverage import Coverage, _forms, best_sentences, question_weights
+from kb.answering.attributes import asked_attribute
+from kb.answering.compose_person import (
+    asked_deeds,
+    compose_after_band,
+    compose_attribute,
+    compose_deeds,
+    compose_in_arc,
+    compose_owned,
+    compose_weapons,
+    owned_things,
+    scenes_at_place,
+)
+from kb.answering.compose_story import (
+    compose_arc_story,
+    compose_chapter,
+    compose_chapter_story,
+)
+from kb.answering.coverage import Coverage, _forms, best_sentences
+from kb.answering.drafting import (
+    ROLE_FORM_CHARS,
+    BlockOf,
+    Ctx,
+    Draft,
+    Writer,
+    asked_acts,
+    bigrams,
+    book_words,
+    chapter_span,
+    cite,
+    first_quote,
+    headline_names,
+    record_quote,
+    short,
+)
 from kb.answering.evidence import Gathered
-from kb.answering.joining import joined_at, road_to_band
+from kb.answering.joining import road_to_band
 from kb.answering.numerals import numeral_value
 from kb.answering.planner import KIN_WORDS, PeopleIndex, Plan
 from kb.answering.quotes import normalized_block, sentence_pairs, sentences
-from kb.answering.record_search import participants, render
+from kb.answering.record_search import participants
 from kb.answering.refusals import (
     MIN_COVERAGE,
     NUMBER,
@@ -56,15 +84,10 @@ from kb.answering.refusals import (
     total_in,
     unknown_name,
 )
-from kb.answering.weapons import weapon_states
-from kb.knowledge.importance import spread_pick
-from kb.knowledge.journey import event_score
 from kb.knowledge.models import Event, Person, Record, Relation, State
-from kb.knowledge.profile import Arc
-from kb.knowledge.views import EventView, Pair, RelationView, SourceView
+from kb.knowledge.views import EventView, Pair, RelationView
 from retrieval.analyzers import FUNCTION_CHARS
 
-BlockOf = Callable[[str], Block | None]
 MAX_QUOTE_CHARS = 80
 """Longer sentences (rosters, verses) are not offered as quotes beside records."""
 SUPPORT_RECORDS = 3
@@ -77,7 +100,6 @@ CAUSE_CHAPTERS = 8
 MAX_PAIR_RELATIONS = 6
 GENERIC_TYPES = frozenset({"acquaintance", "colleague", "ally"})
 """Relation types that say little; listed after the specific ones."""
-SUMMARY_CHARS = 60
 QUANTITY_SENTENCES = 12
 TOTAL_SENTENCES = 400
 """Sentences of the passages searched for a whole count (一共): the 共 sentence may share no
@@ -97,107 +119,6 @@ focus (某人的老娘是怎么死的 → 老娘) asks about something else."""
 def _about_the_end(plan: Plan) -> bool:
     return all(any(ch in word for ch in END_CHARS) for word in plan.focus)
 
-
-@dataclass
-class Draft:
-    status: str
-    answer: str
-    reason: str | None = None
-    quotes: list[tuple[str, str]] = field(default_factory=list)  # (text, chunk_id)
-    stages: list[StageNote] = field(default_factory=list)
-
-
-def _first_quote(sources: Sequence[SourceView]) -> tuple[str, str] | None:
-    for ref in sources:
-        if ref.chunk_id:
-            return ref.quote, ref.chunk_id
-    return None
-
-
-def _record_quote(record: Record) -> tuple[str, str] | None:
-    return _first_quote([SourceView.of(r) for r in getattr(record, "sources", [])])
-
-
-def _cite(quote: tuple[str, str] | None) -> str:
-    return f"「{quote[0]}」〔{quote[1]}〕" if quote else ""
-
-
-def _short(text: str, limit: int = SUMMARY_CHARS) -> str:
-    """The text cut at a clause end within `limit` characters (whole when short), without its
-    closing 。 (the caller closes the sentence)."""
-    text = text.strip().rstrip("。")
-    if len(text) <= limit:
-        return text
-    cut = max(text.rfind(p, 0, limit) for p in "。；，")
-    return text[:cut] if cut > limit // 3 else text[:limit] + "…"
-
-
-def chapter_span(chapters: Sequence[int]) -> str:
-    """第7回, 第7–11回."""
-    if not chapters:
-        return ""
-    lo, hi = min(chapters), max(chapters)
-    return f"第{lo}回" if lo == hi else f"第{lo}–{hi}回"
-
-
-class _Writer:
-    """Lines and quotes of one answer; every quote cited is kept for the checks."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.quotes: list[tuple[str, str]] = []
-
-    def add(self, line: str, quote: tuple[str, str] | None = None) -> None:
-        self.lines.append(line + _cite(quote))
-        if quote and quote not in self.quotes:  # a quote cited twice is checked once
-            self.quotes.append(quote)
-
-    def draft(self, stages: list[StageNote] | None = None) -> Draft:
-        return Draft("answered", "\n".join(self.lines), quotes=self.quotes, stages=stages or [])
-
-
-@dataclass
-class _Ctx:
-    """What every composer reads."""
-
-    g: Gathered
-    block_of: BlockOf
-    people: PeopleIndex
-    df: Callable[[str], int]
-    n_docs: int
-
-    @property
-    def plan(self) -> Plan:
-        return self.g.plan
-
-    def name(self, person_id: str) -> str:
-        person = self.people.people.get(person_id)
-        return person.name if person else person_id
-
-    @property
-    def all_names(self) -> list[str]:
-        return [n for pid in self.plan.person_ids for n in self.people.people[pid].all_names]
-
-    def weights(self) -> dict[str, float]:
-        names = [*self.all_names, *self.plan.names]
-        weights = question_weights(self.plan.cleaned, names, self.df, self.n_docs,
-                                   self.g.profile.wordings)
-        if not weights and self.plan.focus:  # 在哪里打的虎: the plan joined 打虎 across 的
-            weights = question_weights(" ".join(self.plan.focus), names, self.df, self.n_docs,
-                                       self.g.profile.wordings)
-        return weights
-
-    def render(self, record: Record) -> str:
-        """The record as one line of text (as the knowledge index renders it), memoized for the
-        loaded bundle (`Gathered.rendered`): a hub character's records are rendered once."""
-        text = self.g.rendered.get(record.id)
-        if text is None:
-            text = render(record, {pid: self.name(pid) for pid in participants(record)})
-            self.g.rendered[record.id] = text
-        return text
-
-
-# --- the entry point ---------------------------------------------------------------------------
 
 def compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
             df: Callable[[str], int], n_docs: int, relation_types: RelationTypes,
@@ -229,7 +150,7 @@ def _compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
     problem = problem or unknown_name(plan, named, people, g.profile.titles)
     if problem:
         return Draft("insufficient", "", problem + "。")
-    ctx = _Ctx(g, block_of, people, df, n_docs)
+    ctx = Ctx(g, block_of, people, df, n_docs)
     fate = plan.moment == "ended" and _about_the_end(plan)
     detail = plan.detail
     if detail.chapter_told is not None:
@@ -271,7 +192,7 @@ def _compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
     if plan.asks in ("name", "what") and len(plan.person_ids) == 1 and not detail.whom \
             and not any(k in to_simplified(question) for k in KIN_WORDS) \
             and asked_attribute(to_simplified(question)) is None \
-            and (owned := _owned(ctx, plan.person_ids[0])):  # not 甲的管家: he is the answer
+            and (owned := owned_things(ctx, plan.person_ids[0])):  # not 甲的管家: he is the answer
         return compose_owned(ctx, plan.person_ids[0], owned)  # 甲的马叫什么, 甲会什么法术
     if (plan.asks == "identity" or plan.asks == "name" and not plan.focus) \
             and len(plan.person_ids) == 1:
@@ -284,7 +205,7 @@ def _compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
     if plan.asks == "chapter" and g.chapter is not None:
         return compose_chapter(ctx)
     if detail.ordinal and (ranked := _rank(ctx)):  # 甲排第几位: the rank the roster gives
-        w = _Writer()
+        w = Writer()
         w.add(ranked[0], ranked[1])
         return w.draft()
     if fate and plan.person_ids and plan.asks in ("how", "what", "where", "who"):
@@ -292,7 +213,7 @@ def _compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
     if plan.moment == "began" and g.temporal and plan.asks in ("how", "what"):
         return compose_temporal(ctx)
     if plan.asks == "who" and len(plan.person_ids) == 1 and not detail.whom and (
-            any(word.endswith("死") for word in plan.focus) or _acts(ctx) & KILLING):
+            any(word.endswith("死") for word in plan.focus) or asked_acts(ctx) & KILLING):
         return compose_killer(ctx, plan.person_ids[0])  # 甲被谁害死的, 谁杀了甲
     if detail.whom:
         done = _done_to(ctx, plan.person_ids[0])
@@ -303,10 +224,10 @@ def _compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
         if in_arc is not None:  # 征某时甲打了哪些仗: the person's scenes of the campaign
             return in_arc
     if plan.asks == "what" and len(plan.person_ids) == 1 \
-            and (there := _at_place(ctx, plan.person_ids[0])):
+            and (there := scenes_at_place(ctx, plan.person_ids[0])):
         return compose_deeds(ctx, plan.person_ids[0], there)  # 甲在某地做了什么
     if plan.asks == "what" and not plan.focus and len(plan.person_ids) == 1:
-        deeds = _deeds(ctx, plan.person_ids[0])
+        deeds = asked_deeds(ctx, plan.person_ids[0])
         if deeds:
             return compose_deeds(ctx, plan.person_ids[0], deeds)
         person = people.people[plan.person_ids[0]]
@@ -315,17 +236,18 @@ def _compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
     return compose_fact(ctx)
 
 
-def _profile_tells(ctx: _Ctx, person: Person) -> bool:
+def _profile_tells(ctx: Ctx, person: Person) -> bool:
     """A question of one-character words only (开, 店) that the person's profile holds every one
     of: the profile, written to tell who someone is, answers it better than a stray sentence."""
-    asked = _acts(ctx) - ROLE_FORM_CHARS
+    asked = asked_acts(ctx) - ROLE_FORM_CHARS
     profile = to_simplified(person.profile)
     return bool(asked) and all(ch in profile for ch in asked)
 
 
 # --- fact questions: who, where, when, how many, a name, made of, why, how, what ---------------
 
-def _candidates(ctx: _Ctx) -> list[Record]:
+
+def _candidates(ctx: Ctx) -> list[Record]:
     """Records that may answer: the knowledge hits and the named people's own events, about the
     named people when the question names any (extracted scene events only say who was
     together: they point to evidence, never answer)."""
@@ -372,7 +294,7 @@ def _patient(role: str) -> bool:
     return role.startswith(PATIENT_STARTS) or role.endswith(PATIENT_ENDS)
 
 
-def _best_record(ctx: _Ctx, weights: dict[str, float], records: Sequence[Record]
+def _best_record(ctx: Ctx, weights: dict[str, float], records: Sequence[Record]
                  ) -> tuple[float, Record] | None:
     """The record holding the most of the question's content weight (ties: knowledge order). Of
     a how-many, the question's words may stand split (买 … 刀: the record of the purchase rarely
@@ -398,15 +320,6 @@ def _best_record(ctx: _Ctx, weights: dict[str, float], records: Sequence[Record]
     return (best[0], best[2]) if best else None
 
 
-def _headline_names(record: Record, names: Sequence[str]) -> bool:
-    """The record's headline names one of the question's people: of the records that hold the
-    question about as well (甲为什么上山: 甲's own 投奔 and another man's 上山入伙, where 甲 only
-    looks on), the one about them."""
-    headline = (record.title if isinstance(record, Event) else record.value
-                if isinstance(record, State) else "")
-    return any(n in headline for n in names)
-
-
 def _about(packed: Sequence[str], block_of: BlockOf, names: Sequence[str]) -> list[str]:
     """The packed blocks that mention the question's people (all blocks when it names none): an
     answer about one person is quoted from passages about them, not from a similar sentence on
@@ -418,7 +331,7 @@ def _about(packed: Sequence[str], block_of: BlockOf, names: Sequence[str]) -> li
             if (b := block_of(c)) and any(k in normalized_block(b.text) for k in keys)]
 
 
-def compose_fact(ctx: _Ctx) -> Draft:
+def compose_fact(ctx: Ctx) -> Draft:
     """A question that wants one fact, or an account: the record and the sentences that hold the
     most of the question, checked for the asked thing (`refusals`), the answer first."""
     plan = ctx.plan
@@ -441,7 +354,7 @@ def compose_fact(ctx: _Ctx) -> Draft:
     elif plan.asks == "name" and plan.detail.role and top is not None and record is not None:
         # 甲痛打的那个强人叫什么: of the events of the scene's chapter, the one where someone
         # else suffered the asked act (被打者), not the host of the night before
-        asked_act = _acts(ctx) - ROLE_FORM_CHARS
+        asked_act = asked_acts(ctx) - ROLE_FORM_CHARS
         chapter = getattr(record, "chapter", None)
         record = next((r for r in records if isinstance(r, Event) and r.chapter == chapter
                        and any(p.person not in plan.person_ids and _suffered(p.role, asked_act)
@@ -453,10 +366,10 @@ def compose_fact(ctx: _Ctx) -> Draft:
         # 甲为什么上山: the event that is the asked act of the asked person, its first time
         names = [n for n in map(to_simplified, ctx.all_names) if len(n) >= 2]
         acts = [r for r in _close_records(ctx, weights, records, top[0]) if isinstance(r, Event)
-                and _headline_holds(r, plan.focus) and _headline_names(r, names)]
+                and _headline_holds(r, plan.focus) and headline_names(r, names)]
         if not acts:  # 离开梁山: the book's word for the act (辞别) may share no bigram with it
-            said = _book_words(plan.focus, ctx.g.profile.wordings)
-            acts = [r for r in records if isinstance(r, Event) and _headline_names(r, names)
+            said = book_words(plan.focus, ctx.g.profile.wordings)
+            acts = [r for r in records if isinstance(r, Event) and headline_names(r, names)
                     and any(w in r.title for w in said)]
         record = min(acts, key=lambda e: e.order) if acts else record
     elif plan.asks == "who" and plan.person_ids:  # 谁杀了甲: nothing to weigh but the act
@@ -487,19 +400,19 @@ def compose_fact(ctx: _Ctx) -> Draft:
                            [ctx.render(record)] if record else [])
     if lacking:
         return Draft("insufficient", "", lacking + "。")
-    w = _Writer()
+    w = Writer()
     lead = _lead(ctx, record, best)
     if lead:
         w.add(lead[0], lead[1])
     if record is not None and plan.asks == "why":
         for event in _events_before(ctx, record):
-            w.add(f"· 此前，第{event.chapter}回 {event.title}：{_short(event.summary)}",
-                  _record_quote(event))
+            w.add(f"· 此前，第{event.chapter}回 {event.title}：{short(event.summary)}",
+                  record_quote(event))
     if record is not None and not (lead and lead[2]):
-        w.add(f"· {_record_line(ctx, record)}", _record_quote(record))
+        w.add(f"· {_record_line(ctx, record)}", record_quote(record))
     shown = {record.id} if record else set()
     for other in _supporting(ctx, records, weights, shown):
-        w.add(f"· {_record_line(ctx, other)}", _record_quote(other))
+        w.add(f"· {_record_line(ctx, other)}", record_quote(other))
     quoted = {q[0] for q in w.quotes}
     for score, sentence, chunk_id in best[:SUPPORT_SENTENCES]:
         if (score > 0 or not weights) and sentence not in quoted \
@@ -508,7 +421,7 @@ def compose_fact(ctx: _Ctx) -> Draft:
     return w.draft()
 
 
-def _same_scene(ctx: _Ctx, record: Record | None, chunk_id: str) -> bool:
+def _same_scene(ctx: Ctx, record: Record | None, chunk_id: str) -> bool:
     """A passage shown beside an event's account comes from the event's chapter: one sharing a
     word with the question elsewhere (the word in a poem chapters away) is not its source."""
     if not isinstance(record, Event):
@@ -521,27 +434,14 @@ CLOSE_COVERAGE = 0.8
 """Records within this share of the best coverage are equally good accounts of the scene."""
 
 
-def _close_records(ctx: _Ctx, weights: dict[str, float], records: Sequence[Record],
+def _close_records(ctx: Ctx, weights: dict[str, float], records: Sequence[Record],
                    best: float) -> list[Record]:
     """The records that cover the question almost as well as the best one, in their order."""
     covered = Coverage(weights, {t: _forms(t, ctx.g.profile.wordings) for t in weights})
     return [r for r in records if covered(ctx.render(r)) >= CLOSE_COVERAGE * best]
 
 
-def _acts(ctx: _Ctx) -> set[str]:
-    """The characters of the question's content (the act a who-question asks about): its words
-    and the one-character verbs between them (宝甲被谁偷了 → 偷), with the book's wording of a
-    one-character verb (偷 → 盗、窃: the thief's role is 盗窃者)."""
-    text = to_simplified(ctx.plan.cleaned)
-    for name in sorted(map(to_simplified, ctx.all_names), key=len, reverse=True):
-        text = text.replace(name, " ")
-    acts = {ch for word in ctx.plan.focus for ch in word if ch not in FUNCTION_CHARS}
-    acts |= {ch for ch in text if is_cjk(ch) and ch not in FUNCTION_CHARS}
-    wordings = ctx.g.profile.wordings
-    return acts | {ch for a in acts for form in wordings.get(a, ()) if len(form) == 1 for ch in form}
-
-
-def _headlined(ctx: _Ctx, weights: dict[str, float], records: Sequence[Record],
+def _headlined(ctx: Ctx, weights: dict[str, float], records: Sequence[Record],
                top: tuple[float, Record] | None) -> Record | None:
     """Among the records that tell the scene about equally well, the first whose headline holds
     the asked thing (连环马被谁破了 → 钩镰枪大破连环马, not a relation that mentions the horses)."""
@@ -551,14 +451,14 @@ def _headlined(ctx: _Ctx, weights: dict[str, float], records: Sequence[Record],
     return next((r for r in close if _headline_holds(r, ctx.plan.focus)), None)
 
 
-def _actor_record(ctx: _Ctx, records: Sequence[Record]) -> Event | None:
+def _actor_record(ctx: Ctx, records: Sequence[Record]) -> Event | None:
     """For 甲被谁V: the event in which the named person is acted on and someone else's role
     names the asked act (被谁射死 → 射箭者, 被谁活捉 → 活捉者); for 谁V了X, among the records
     that tell the scene about equally well, the one whose actor's role names the act (打虎者,
     not the 离去者 of the walk up the hill). The book and the records word the
     outcome differently (中箭, 身亡), the actor's role keeps the verb; the record that covers the
     question's words best may name no one acting (the dying man's last words)."""
-    acts = _acts(ctx)
+    acts = asked_acts(ctx)
     named = set(ctx.plan.person_ids)
     if not acts or (ctx.plan.detail.passive and not named):
         return None
@@ -570,7 +470,7 @@ def _actor_record(ctx: _Ctx, records: Sequence[Record]) -> Event | None:
     return None
 
 
-def _counted_by_chars(ctx: _Ctx, about: Sequence[str]) -> list[tuple[float, str, str]]:
+def _counted_by_chars(ctx: Ctx, about: Sequence[str]) -> list[tuple[float, str, str]]:
     """How many, when no sentence shares a word with the question (一天能走 / 日行): the
     sentences that give the number with the unit and hold `MIN_CHAR_SHARE` of the question's
     own characters (names and function characters left out), best first."""
@@ -592,21 +492,21 @@ def _counted_by_chars(ctx: _Ctx, about: Sequence[str]) -> list[tuple[float, str,
     return [(MIN_QUANTITY_COVERAGE, w, c) for _, _, w, c in found[:SUPPORT_SENTENCES]]
 
 
-def _record_line(ctx: _Ctx, record: Record) -> str:
+def _record_line(ctx: Ctx, record: Record) -> str:
     if isinstance(record, Event):
         place = f"（{record.place}）" if record.place else ""
-        return f"第{record.chapter}回 {record.title}{place}：{_short(record.summary, 80)}"
+        return f"第{record.chapter}回 {record.title}{place}：{short(record.summary, 80)}"
     if isinstance(record, Relation):
         arrow = "→" if record.directed else "与"
         return (f"{ctx.name(record.source)}{arrow}{ctx.name(record.target)}：{record.label}。"
-                f"{_short(record.description, 80)}")
+                f"{short(record.description, 80)}")
     if isinstance(record, State):
         return (f"{ctx.name(record.person)} 第{record.chapter}回起 {record.value}："
-                f"{_short(record.description, 80)}")
-    return _short(ctx.render(record), 80)
+                f"{short(record.description, 80)}")
+    return short(ctx.render(record), 80)
 
 
-def _supporting(ctx: _Ctx, records: Sequence[Record], weights: dict[str, float],
+def _supporting(ctx: Ctx, records: Sequence[Record], weights: dict[str, float],
                 shown: set[str]) -> list[Record]:
     """Up to `SUPPORT_RECORDS` more records that hold some of the question's words."""
     if not weights:
@@ -623,12 +523,12 @@ Lead = tuple[str, tuple[str, str] | None, bool]
 """(the lead sentence, its quote, whether it already states the record)."""
 
 
-def _lead(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str]]
+def _lead(ctx: Ctx, record: Record | None, best: Sequence[tuple[float, str, str]]
           ) -> Lead | None:
     """The sentence that answers what the plan asks (rules in the module docstring)."""
     plan = ctx.plan
     sentence = (best[0][1], best[0][2]) if best else None
-    quote = _record_quote(record) if record else sentence
+    quote = record_quote(record) if record else sentence
     where = f"（第{record.chapter}回 {record.title}）" if isinstance(record, Event) else ""
     if plan.asks == "who":
         names = _who(ctx, record, best)
@@ -639,7 +539,7 @@ def _lead(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str
         if place and isinstance(record, State):
             return f"在{place}（第{record.chapter}回 {record.value}）。", quote, False
         if place and isinstance(record, Event):
-            return f"在{place}{where}。{_short(record.summary)}", quote, True
+            return f"在{place}{where}。{short(record.summary)}", quote, True
         if place:
             return f"在{place}。", quote, False
     if plan.asks in ("when", "chapter") and isinstance(record, Event | State):
@@ -673,19 +573,19 @@ def _lead(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str
     return None
 
 
-def _account(ctx: _Ctx, record: Record) -> str:
+def _account(ctx: Ctx, record: Record) -> str:
     """What a record says happened, in one sentence (events: title and summary)."""
     if isinstance(record, Event):
-        return f"第{record.chapter}回 {record.title}——{_short(record.summary, 90)}"
+        return f"第{record.chapter}回 {record.title}——{short(record.summary, 90)}"
     if isinstance(record, Relation):
-        return (f"{_short(record.description, 90)}（{ctx.name(record.source)}与"
+        return (f"{short(record.description, 90)}（{ctx.name(record.source)}与"
                 f"{ctx.name(record.target)}：{record.label}）")
     if isinstance(record, State):
-        return f"第{record.chapter}回 {record.value}——{_short(record.description, 90)}"
-    return _short(ctx.render(record), 90)
+        return f"第{record.chapter}回 {record.value}——{short(record.description, 90)}"
+    return short(ctx.render(record), 90)
 
 
-def _who(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str]]) -> str:
+def _who(ctx: Ctx, record: Record | None, best: Sequence[tuple[float, str, str]]) -> str:
     """The people a who-question asks for: the record's participants by role (the question's
     own people left out), else the people the best sentence names."""
     named = set(ctx.plan.person_ids)
@@ -697,7 +597,7 @@ def _who(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str]
         for p in record.participants:
             if p.person not in named and not (passive and _patient(p.role)):
                 by_role.setdefault(p.role, []).append(ctx.name(p.person))
-        acting = {r: ns for r, ns in by_role.items() if _acts(ctx) & set(r)}
+        acting = {r: ns for r, ns in by_role.items() if asked_acts(ctx) & set(r)}
         by_role = acting or by_role  # 被谁射死: the archer, not the men who carried him off
         if by_role:
             return "；".join(f"{'、'.join(ns)}（{role}）" for role, ns in by_role.items())
@@ -721,17 +621,6 @@ def _who(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str]
     return ""
 
 
-def _book_words(texts: Sequence[str], wordings: Mapping[str, Sequence[str]]) -> set[str]:
-    """The novel's wordings (two characters or more) of the reader's words (two or more) inside
-    the texts (离开梁山 holds 离开 → 辞别, 离了; 甲一天能走 holds 一天 → 一日)."""
-    return {w for key, forms in wordings.items() if len(key) >= 2 and any(key in t for t in texts)
-            for w in forms if len(w) >= 2}
-
-
-def _bigrams(words: Sequence[str]) -> set[str]:
-    return {w[i:i + 2] for w in words for i in range(len(w) - 1)}
-
-
 def _headline_holds(record: Record, focus: Sequence[str]) -> bool:
     """The record's headline (an event's title, a state's value, a relation's label) holds a
     content word of the question (a bigram of it: 刺配到 → 刺配): the record is about that act,
@@ -739,10 +628,10 @@ def _headline_holds(record: Record, focus: Sequence[str]) -> bool:
     headline = (record.title if isinstance(record, Event) else record.value
                 if isinstance(record, State) else record.label if isinstance(record, Relation)
                 else "")
-    return any(b in headline for b in _bigrams(focus))
+    return any(b in headline for b in bigrams(focus))
 
 
-def _place_then(ctx: _Ctx, record: Record | None) -> str | None:
+def _place_then(ctx: Ctx, record: Record | None) -> str | None:
     """Where the person of a state was when it began, when the state itself names that place
     (出家为僧, 在五台山文殊院剃度 → the place state 五台山文殊院 of that chapter)."""
     if not isinstance(record, State):
@@ -764,7 +653,7 @@ def _place(record: Record | None) -> str | None:
     return None
 
 
-def _number(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, str]]
+def _number(ctx: Ctx, record: Record | None, best: Sequence[tuple[float, str, str]]
             ) -> Lead | None:
     """How many: the numeral with the question's unit as the book gives it (十五碗): from the
     record that answers the question when it gives one (a curated account of the scene: the
@@ -782,11 +671,11 @@ def _number(ctx: _Ctx, record: Record | None, best: Sequence[tuple[float, str, s
                            record.title)
         if titled:
             return (f"{titled.group(1)}{ctx.plan.detail.unit}。{_record_line(ctx, record)}",
-                    _record_quote(record), True)
+                    record_quote(record), True)
     if record is not None:
         found = quantity_in(to_simplified(ctx.render(record)), ctx.plan, ctx.people)
         if found:
-            return f"{found}。{_record_line(ctx, record)}", _record_quote(record), True
+            return f"{found}。{_record_line(ctx, record)}", record_quote(record), True
     for _, sentence, chunk_id in best:
         found = quantity_in(to_simplified(sentence), ctx.plan, ctx.people)
         if found:
@@ -798,7 +687,7 @@ RANK_WINDOW = 8
 """How many characters before a 第N位 a word of the question may stand (排座次居第1位)."""
 
 
-def _rank(ctx: _Ctx) -> Lead | None:
+def _rank(ctx: Ctx) -> Lead | None:
     """第几位: the rank the person's profile gives beside a word of the question (排座次居第1位,
     not another list's 第1位 when the question asks the seating), quoted from the source that
     names them most fully (the roster a rank is read from gives star, nickname and name)."""
@@ -806,7 +695,7 @@ def _rank(ctx: _Ctx) -> Lead | None:
         return None
     person = ctx.people.people[ctx.plan.person_ids[0]]
     unit = re.escape(ctx.plan.detail.unit) if ctx.plan.detail.unit else "[位名把]?"
-    words = _bigrams(ctx.plan.focus)
+    words = bigrams(ctx.plan.focus)
     profile = to_simplified(person.profile)
     for match in re.finditer(f"第([0-9]+|{NUMBER}){unit}", profile):
         before = profile[max(0, match.start() - RANK_WINDOW):match.start()]
@@ -821,7 +710,7 @@ def _rank(ctx: _Ctx) -> Lead | None:
     return None
 
 
-def _whole_counts(ctx: _Ctx, about: Sequence[str], weights: Mapping[str, float]
+def _whole_counts(ctx: Ctx, about: Sequence[str], weights: Mapping[str, float]
                   ) -> list[tuple[float, str, str]]:
     """The passages' sentences that give a whole count of the asked unit (共, `total_in`), of
     the counted thing when one is asked, the largest count first."""
@@ -835,12 +724,12 @@ def _whole_counts(ctx: _Ctx, about: Sequence[str], weights: Mapping[str, float]
     return sorted(whole, key=lambda b: -_whole_count(b[1], ctx))  # a story's count grows
 
 
-def _same_chapter(ctx: _Ctx, chunk_a: str, chunk_b: str) -> bool:
+def _same_chapter(ctx: Ctx, chunk_a: str, chunk_b: str) -> bool:
     a, b = ctx.block_of(chunk_a), ctx.block_of(chunk_b)
     return a is not None and b is not None and a.chapter == b.chapter
 
 
-def _whole_count(sentence: str, ctx: _Ctx) -> int:
+def _whole_count(sentence: str, ctx: Ctx) -> int:
     """The value of the count a 共 sentence gives (0 when it cannot be read): a story's count
     grows (四十位 in one chapter, 一百单八员 later), and 一共 asks the whole."""
     found = quantity_in(to_simplified(sentence), ctx.plan, ctx.people)
@@ -851,12 +740,12 @@ ACT_BEFORE_NUMBER = 3
 """How many characters before a quantity the asked act may stand (要卖三千贯, 一日能行八百里)."""
 
 
-def _quantity_after_act(ctx: _Ctx, best: Sequence[tuple[float, str, str]]
+def _quantity_after_act(ctx: Ctx, best: Sequence[tuple[float, str, str]]
                         ) -> tuple[str, tuple[str, str]] | None:
     """A quantity the asked act governs: a sentence where the question's verb, or the book's
     word for it, stands just before the number (开价 → 要卖三千贯), whatever else the sentence
     counts (the coins he cut, 二十文, are counted by another act)."""
-    acts = _bigrams(ctx.plan.focus) | _book_words([to_simplified(ctx.plan.cleaned)],
+    acts = bigrams(ctx.plan.focus) | book_words([to_simplified(ctx.plan.cleaned)],
                                                   ctx.g.profile.wordings)
     act = ctx.plan.detail.act
     if act:  # 卖了多少钱: the one-character verb, and the book's one-character words for it
@@ -873,7 +762,7 @@ def _quantity_after_act(ctx: _Ctx, best: Sequence[tuple[float, str, str]]
     return None
 
 
-def _names_beside(ctx: _Ctx, best: Sequence[tuple[float, str, str]]) -> str:
+def _names_beside(ctx: Ctx, best: Sequence[tuple[float, str, str]]) -> str:
     named = set(ctx.plan.person_ids)
     for _, sentence, _ in best:
         found = [pid for pid, _ in ctx.people.find(sentence) if pid not in named]
@@ -882,7 +771,7 @@ def _names_beside(ctx: _Ctx, best: Sequence[tuple[float, str, str]]) -> str:
     return ""
 
 
-def _events_before(ctx: _Ctx, record: Record) -> list[Event]:
+def _events_before(ctx: Ctx, record: Record) -> list[Event]:
     """The named people's events just before the asked one (within `CAUSE_CHAPTERS`)."""
     if not isinstance(record, Event):
         return []
@@ -897,13 +786,14 @@ def _events_before(ctx: _Ctx, record: Record) -> list[Event]:
 
 # --- pairs -------------------------------------------------------------------------------------
 
-def _relation_line(ctx: _Ctx, pair: Pair, rel: RelationView) -> tuple[str, tuple[str, str] | None]:
+
+def _relation_line(ctx: Ctx, pair: Pair, rel: RelationView) -> tuple[str, tuple[str, str] | None]:
     names = {pair.a.id: pair.a.name, pair.b.id: pair.b.name}
     arrow = "→" if rel.directed else "与"
     began = rel.sources[0].chapter if rel.sources and rel.sources[0].chapter is not None else None
     since = f"（第{began}回起）" if began is not None else ""
     return (f"· {names.get(rel.source, rel.source)}{arrow}{names.get(rel.target, rel.target)}："
-            f"{rel.label}{since}。{_short(rel.description, 80)}", _first_quote(rel.sources))
+            f"{rel.label}{since}。{short(rel.description, 80)}", first_quote(rel.sources))
 
 
 def _ordered_relations(pair: Pair, chosen: set[str]) -> list[RelationView]:
@@ -927,7 +817,7 @@ def _first_event(pair: Pair) -> EventView | None:
     return pair.shared_events[0] if pair.shared_events else None
 
 
-def compose_pair(ctx: _Ctx, began: bool = False) -> Draft:
+def compose_pair(ctx: Ctx, began: bool = False) -> Draft:
     """What the two are to each other and where it began; then the relations, each with the
     chapter it began in; then the shared events that matter, in book order, the rest counted.
     `began`: asked where or when they met, that comes first."""
@@ -939,7 +829,7 @@ def compose_pair(ctx: _Ctx, began: bool = False) -> Draft:
     relations = _ordered_relations(pair, chosen)[:MAX_PAIR_RELATIONS]
     labels = "、".join(dict.fromkeys(r.label for r in relations))
     first = _first_event(pair)
-    w = _Writer()
+    w = Writer()
     lead = f"{a}与{b}：{labels}。" if labels else f"{a}与{b}："
     met = pair.first_met
     start = first.chapter if first is not None else met.chapter if met is not None else None
@@ -954,14 +844,14 @@ def compose_pair(ctx: _Ctx, began: bool = False) -> Draft:
     elif met is not None and met.chapter is not None:
         lead += f"二人的故事始于第{met.chapter}回。"
     if asked_start and first is not None:
-        lead += _short(first.summary, 90)
-        w.add(lead, _first_quote(first.sources))
+        lead += short(first.summary, 90)
+        w.add(lead, first_quote(first.sources))
     elif asked_start and met is not None:
-        w.add(lead, _first_quote([met]))
+        w.add(lead, first_quote([met]))
     elif ctx.plan.moment == "ended" and pair.shared_events:
         last = pair.shared_events[-1]
-        lead += f"最后在第{last.chapter}回：{last.title}——{_short(last.summary, 90)}"
-        w.add(lead, _first_quote(last.sources))
+        lead += f"最后在第{last.chapter}回：{last.title}——{short(last.summary, 90)}"
+        w.add(lead, first_quote(last.sources))
     else:
         w.add(lead)
     for rel in relations:
@@ -973,8 +863,8 @@ def compose_pair(ctx: _Ctx, began: bool = False) -> Draft:
         w.add("要紧的共同经历（按书中顺序）：")
     for event in events:
         turn = "【转折】" if event.turning_point else ""
-        w.add(f"· 第{event.chapter}回 {event.title}{turn}：{_short(event.summary)}",
-              _first_quote(event.sources))
+        w.add(f"· 第{event.chapter}回 {event.title}{turn}：{short(event.summary)}",
+              first_quote(event.sources))
     left_events = len(pair.shared_events) - len(events)
     left_relations = len(pair.relations) - len(relations)
     left = [f"{left_events} 件共同经历" if left_events else "",
@@ -988,7 +878,7 @@ CAUSE_MARKS = ("因", "为", "替", "不平", "要挟", "妒", "嫉", "恨", "�
 """Words by which a record's account gives a reason, not only the act (乙拿住书信要挟甲)."""
 
 
-def compose_pair_why(ctx: _Ctx) -> Draft:
+def compose_pair_why(ctx: Ctx) -> Draft:
     """Why, of two people: the pair's record that holds the most of the question. When its
     account gives a reason (`CAUSE_MARKS`) it is the answer, the events before it follow; when
     it tells only the act, the events that led there (`_causes`) come first, the earliest as the
@@ -1002,24 +892,24 @@ def compose_pair_why(ctx: _Ctx) -> Draft:
     record = top[1] if top is not None and top[0] >= MIN_RECORD_COVERAGE else _named_act(ctx, records)
     if record is None:
         return compose_pair(ctx)
-    w = _Writer()
+    w = Writer()
     anchor = _act_event(ctx, record, weights)
     causes = _causes(ctx, pair, record, anchor) if anchor is not None else []
     account = _account(ctx, record)
     if causes and not any(mark in account for mark in CAUSE_MARKS):
         # the record tells the act only: the cause first, then what followed, then the act
         first, *rest = causes
-        w.add(f"原因：第{first.chapter}回 {first.title}——{_short(first.summary, 90)}",
-              _record_quote(first))
+        w.add(f"原因：第{first.chapter}回 {first.title}——{short(first.summary, 90)}",
+              record_quote(first))
         for event in rest:
-            w.add(f"· 随后，第{event.chapter}回 {event.title}：{_short(event.summary)}",
-                  _record_quote(event))
-        w.add(f"· 于是：{account}", _record_quote(record))
+            w.add(f"· 随后，第{event.chapter}回 {event.title}：{short(event.summary)}",
+                  record_quote(event))
+        w.add(f"· 于是：{account}", record_quote(record))
     else:
-        w.add(f"原因：{account}", _record_quote(record))
+        w.add(f"原因：{account}", record_quote(record))
         for event in causes:
-            w.add(f"· 此前，第{event.chapter}回 {event.title}：{_short(event.summary)}",
-                  _record_quote(event))
+            w.add(f"· 此前，第{event.chapter}回 {event.title}：{short(event.summary)}",
+                  record_quote(event))
     for rel in _ordered_relations(pair, {r.id for r in g.plan_records}):
         if rel.id != record.id and rel.type not in GENERIC_TYPES:
             line, quote = _relation_line(ctx, pair, rel)
@@ -1027,12 +917,12 @@ def compose_pair_why(ctx: _Ctx) -> Draft:
     return w.draft()
 
 
-def _pair_act_event(ctx: _Ctx) -> Event | None:
+def _pair_act_event(ctx: Ctx) -> Event | None:
     """The scene of the one-character act a pair question asks where or when of (甲在哪里杀了乙):
     of the scenes their relation whose label holds the act (杀死, 救命) cites, the one that tells
     the relation's first quote (the act itself), else the first whose title holds the act, else
     the first; without such a relation, their first shared event whose title holds it."""
-    acts = _acts(ctx) - ROLE_FORM_CHARS
+    acts = asked_acts(ctx) - ROLE_FORM_CHARS
     if not acts:
         return None
     records = ctx.g.plan_records
@@ -1047,13 +937,13 @@ def _pair_act_event(ctx: _Ctx) -> Event | None:
     return next((e for e in records if isinstance(e, Event) and acts & set(e.title)), None)
 
 
-def compose_pair_act(ctx: _Ctx, act: Event) -> Draft:
+def compose_pair_act(ctx: Ctx, act: Event) -> Draft:
     """Where or when the asked act between the two happened: the scene's place and chapter, its
     account, then the pair's relations."""
-    w = _Writer()
+    w = Writer()
     place = f"在{act.place}（第{act.chapter}回 {act.title}）。" if act.place else ""
     lead = place if ctx.plan.asks == "where" and place else f"第{act.chapter}回：{act.title}。"
-    w.add(f"{lead}{_short(act.summary, 90)}", _record_quote(act))
+    w.add(f"{lead}{short(act.summary, 90)}", record_quote(act))
     pair = ctx.g.pair
     if pair is not None:
         for rel in _ordered_relations(pair, {r.id for r in ctx.g.plan_records}):
@@ -1063,7 +953,7 @@ def compose_pair_act(ctx: _Ctx, act: Event) -> Draft:
     return w.draft()
 
 
-def _act_event(ctx: _Ctx, record: Record, weights: dict[str, float]) -> Event | None:
+def _act_event(ctx: Ctx, record: Record, weights: dict[str, float]) -> Event | None:
     """The event of the asked act: the record itself, or among the events a relation cites, the
     one that holds the most of the question (the last one when none holds any)."""
     if isinstance(record, Event):
@@ -1081,7 +971,7 @@ def _act_event(ctx: _Ctx, record: Record, weights: dict[str, float]) -> Event | 
     return max(events, key=lambda e: e.order) if events else None
 
 
-def _causes(ctx: _Ctx, pair: Pair, record: Record, act: Event) -> list[Event]:
+def _causes(ctx: Ctx, pair: Pair, record: Record, act: Event) -> list[Event]:
     """What came before the act: where a third person's plan sent one to act on the other, that
     lead-up (`_lead_up`: 丙 proposes stealing 乙's armour to lure him, 丁 sends 甲); else the last
     `CAUSE_EVENTS` + 1 of the pair's shared events just before it and the turning points of the
@@ -1111,7 +1001,7 @@ LEAD_UP_CHAPTERS = 1
 """The lead-up to an act is looked for in its chapter and this many before it."""
 
 
-def _lead_up(ctx: _Ctx, pair: Pair, act: Event) -> list[Event]:
+def _lead_up(ctx: Ctx, pair: Pair, act: Event) -> list[Event]:
     """When a scene just before the act (its chapter or the one before) that neither of the two
     takes part in has a title naming one of them — a plan made about them (丙荐乙) — the last
     `CAUSE_EVENTS` + 1 curated scenes there that one of them is in or that are such a plan;
@@ -1131,11 +1021,11 @@ def _lead_up(ctx: _Ctx, pair: Pair, act: Event) -> list[Event]:
     return [] if all(taking_part for taking_part, _ in lead) else [e for _, e in lead]
 
 
-def _named_act(ctx: _Ctx, records: Sequence[Record]) -> Record | None:
+def _named_act(ctx: Ctx, records: Sequence[Record]) -> Record | None:
     """When the question's only content is the act between the two (甲为什么杀了乙: no word of
     two characters to weigh), the pair's relation whose label names that act, else the first
     shared event whose title does."""
-    acts = _acts(ctx)
+    acts = asked_acts(ctx)
     if not acts:
         return None
     for kind in (Relation, Event):
@@ -1146,7 +1036,7 @@ def _named_act(ctx: _Ctx, records: Sequence[Record]) -> Record | None:
     return None
 
 
-def compose_whether(ctx: _Ctx) -> Draft:
+def compose_whether(ctx: Ctx) -> Draft:
     """Whether something passed between two people (甲有没有娶乙为妻): answered only when one
     of their records holds what is asked; else the book does not say so."""
     g = ctx.g
@@ -1155,12 +1045,12 @@ def compose_whether(ctx: _Ctx) -> Draft:
     reason = not_stated(ctx.plan, top[0] if top else 0.0)
     if reason or top is None:
         return Draft("insufficient", "", (reason or "书中没有写这件事") + "。")
-    w = _Writer()
-    w.add(f"书中写了：{_account(ctx, top[1])}", _record_quote(top[1]))
+    w = Writer()
+    w.add(f"书中写了：{_account(ctx, top[1])}", record_quote(top[1]))
     return w.draft()
 
 
-def _with_passages(draft: Draft, ctx: _Ctx) -> Draft:
+def _with_passages(draft: Draft, ctx: Ctx) -> Draft:
     """A pair question that also asks something specific gets the sentences that answer it."""
     weights = ctx.weights()
     best = [b for b in best_sentences(ctx.g.packed, ctx.block_of, weights, ctx.g.profile.wordings,
@@ -1170,7 +1060,7 @@ def _with_passages(draft: Draft, ctx: _Ctx) -> Draft:
     quoted = [normalize(q[0]) for q in draft.quotes]
     fresh = [(s, c) for _, s, c in best if not any(q in normalize(s) for q in quoted)]
     if fresh:
-        draft.answer += "\n相关原文：\n" + "\n".join(f"· {_cite(q)}" for q in fresh)
+        draft.answer += "\n相关原文：\n" + "\n".join(f"· {cite(q)}" for q in fresh)
         draft.quotes += fresh
     return draft
 
@@ -1197,7 +1087,7 @@ def compose_journey(g: Gathered, after: int | None = None) -> Draft:
     shown = later or all_stages
     if not shown:
         return Draft("insufficient", "", f"书中（知识库中）没有{person}的经历。")
-    w = _Writer()
+    w = Writer()
     first, last = shown[0], shown[-1]
     since = f"第{after}回以后，" if later else ""
     w.add(f"{person}{since}的经历分{len(shown)}个阶段：从“{first.title}”"
@@ -1206,13 +1096,13 @@ def compose_journey(g: Gathered, after: int | None = None) -> Draft:
     for i, stage in enumerate(shown, start=1):
         note = _stage_note([e.title for e in stage.events], [s.value for s in stage.states],
                            stage.other_events)
-        stage_quotes = [q for q in (_first_quote([s]) for s in stage.sources[:2]) if q]
+        stage_quotes = [q for q in (first_quote([s]) for s in stage.sources[:2]) if q]
         place = f"，{stage.place}" if stage.place else ""
         # what happens: the stage's title event (the 12th stage of a hero is his death, not the
         # dream that opens its chapter), else its first key event
         top = next((e for e in stage.events if e.title == stage.title),
                    stage.events[0] if stage.events else None)
-        told = f"{_short(top.summary, 50)}。" if top is not None and top.summary else ""
+        told = f"{short(top.summary, 50)}。" if top is not None and top.summary else ""
         stages.append(StageNote(title=stage.title, chapters=stage.chapters, note=note))
         w.add(f"{i}. {stage.title}（{chapter_span(stage.chapters)}{place}）：{told}{note}。",
               stage_quotes[0] if stage_quotes else None)
@@ -1220,27 +1110,27 @@ def compose_journey(g: Gathered, after: int | None = None) -> Draft:
     return w.draft(stages)
 
 
-def compose_joining(ctx: _Ctx, person_id: str) -> Draft | None:
+def compose_joining(ctx: Ctx, person_id: str) -> Draft | None:
     """Where the person joined the asked band, then the road there in book order (rules in
     kb.answering.joining); None when their records do not say they joined it."""
     timeline = ctx.g.timelines.get(person_id)
     road = road_to_band(timeline, ctx.plan.detail.joining or "") if timeline else None
     if road is None:
         return None
-    w = _Writer()
+    w = Writer()
     joined = road.joined
     what, told = ((joined.value, joined.description) if isinstance(joined, State)
                   else (joined.title, joined.summary))
-    w.add(f"{ctx.name(person_id)}第{joined.chapter}回{what}：{_short(told, 90)}。",
-          _record_quote(joined))
+    w.add(f"{ctx.name(person_id)}第{joined.chapter}回{what}：{short(told, 90)}。",
+          record_quote(joined))
     if road.steps:
         w.add("经过（按书中顺序）：")
     for event in road.steps:
-        w.add(f"· 第{event.chapter}回 {event.title}：{_short(event.summary)}", _record_quote(event))
+        w.add(f"· 第{event.chapter}回 {event.title}：{short(event.summary)}", record_quote(event))
     return w.draft()
 
 
-def _fate(ctx: _Ctx, person_id: str) -> tuple[State | None, list[Event]]:
+def _fate(ctx: Ctx, person_id: str) -> tuple[State | None, list[Event]]:
     """A person's last status state and their last events."""
     timeline = ctx.g.timelines.get(person_id)
     if timeline is None:
@@ -1249,178 +1139,41 @@ def _fate(ctx: _Ctx, person_id: str) -> tuple[State | None, list[Event]]:
     return (statuses[-1] if statuses else None), timeline.events[-2:]
 
 
-def compose_after_band(ctx: _Ctx) -> Draft | None:
-    """甲上某山以后做了什么: where they joined (`joined_at`), then their scenes after it, the ones
-    that matter spread over the rest of the book; None when their records hold no such joining."""
-    person_id = ctx.plan.person_ids[0]
-    timeline = ctx.g.timelines.get(person_id)
-    joined = joined_at(timeline, ctx.plan.detail.after_band or "") if timeline else None
-    if timeline is None or joined is None:
-        return None
-    later = [e for e in timeline.events if e.origin == "curated" and (
-        e.order > joined.order if isinstance(joined, Event) else e.chapter > joined.chapter)]
-    if not later:
-        return None
-    what = joined.value if isinstance(joined, State) else joined.title
-    return compose_deeds(ctx, person_id, later, f"第{joined.chapter}回{what}以后，")
-
-
-def compose_fate(ctx: _Ctx, person_ids: Sequence[str]) -> Draft:
+def compose_fate(ctx: Ctx, person_ids: Sequence[str]) -> Draft:
     """How it ended: each person's last status state (death, departure …), then their last
     events with quotes."""
-    w = _Writer()
+    w = Writer()
     events: dict[str, Event] = {}
     for person_id in person_ids:
         status, last = _fate(ctx, person_id)
         name = ctx.name(person_id)
         if status is not None:
             w.add(f"{name}的结局（第{status.chapter}回）：{status.value}。"
-                  f"{_short(status.description, 90)}", _record_quote(status))
+                  f"{short(status.description, 90)}", record_quote(status))
         elif last:
             w.add(f"{name}最后的事（第{last[-1].chapter}回）：{last[-1].title}。")
         events.update({e.id: e for e in last})
     if not w.lines:
         return compose_fact(ctx)
     for event in sorted(events.values(), key=lambda e: e.order):
-        w.add(f"· 第{event.chapter}回 {event.title}：{_short(event.summary)}", _record_quote(event))
+        w.add(f"· 第{event.chapter}回 {event.title}：{short(event.summary)}", record_quote(event))
     return w.draft()
 
 
-def _at_place(ctx: _Ctx, person_id: str) -> list[Event]:
-    """甲在某地做了什么: the person's events whose place holds every word the question asks
-    about (the question's only content is the place), in book order."""
-    timeline = ctx.g.timelines.get(person_id)
-    focus = ctx.plan.focus
-    if timeline is None or not focus:
-        return []
-    return [e for e in timeline.events if e.origin == "curated"
-            and all(f in to_simplified(e.place or "") for f in focus)]
-
-
-def _deeds(ctx: _Ctx, person_id: str) -> list[Event]:
-    """甲偷了什么: the question holds only a one-character act; the person's events whose title
-    holds it (or the book's word for it: 偷 → 盗) and names the person, else those where the
-    person's own role holds it."""
-    timeline = ctx.g.timelines.get(person_id)
-    acts = _acts(ctx) - ROLE_FORM_CHARS
-    if timeline is None or not acts:
-        return []
-    names = [n for n in map(to_simplified, ctx.all_names) if len(n) >= 2]
-    titled = [e for e in timeline.events if acts & set(e.title) and _headline_names(e, names)]
-    return titled or [e for e in timeline.events if any(
-        p.person == person_id and acts & set(p.role) for p in e.participants)]
-
-
-def _owned(ctx: _Ctx, person_id: str) -> list[State]:
-    """The person's possessions whose value holds a character of the question's content (马 of
-    甲的马叫什么 in 踢雪乌骓马, 法 of 会什么法术 in 甲马（神行法）), in book order, when that content
-    is no more than the thing's kind (`MAX_OWNED_CHARS`)."""
-    timeline = ctx.g.timelines.get(person_id)
-    asked = _acts(ctx) - ROLE_FORM_CHARS - OWNING_CHARS
-    if timeline is None or not asked or len(asked) > MAX_OWNED_CHARS:
-        return []  # 最喜欢吃什么水果 is no possession of the person
-    return [s for s in timeline.states
-            if s.kind == "possession" and asked & set(to_simplified(s.value))]
-
-
-MAX_OWNED_CHARS = 2
-"""A question about a possession says little besides the thing's kind (马, 法术)."""
-OWNING_CHARS = frozenset("有会用拿骑带叫名字")
-"""Words around a possession in a question (甲有什么, 骑的什么马, 叫什么名字), never its name."""
-
-
-def compose_owned(ctx: _Ctx, person_id: str, owned: Sequence[State]) -> Draft:
-    """What the person has of the asked kind, each with its chapter, then each state's account."""
-    w = _Writer()
-    said = "；".join(f"{s.value}（第{s.chapter}回）" for s in owned)
-    w.add(f"{ctx.name(person_id)}：{said}。")
-    for state in owned:
-        w.add(f"· 第{state.chapter}回：{_short(state.description, 90)}", _record_quote(state))
-    return w.draft()
-
-
-def compose_in_arc(ctx: _Ctx, arc: Arc, person_id: str) -> Draft | None:
-    """The person's scenes in the campaign the question names, those of the asked act when the
-    question holds one (`_deeds`); None when the records hold none of theirs there."""
-    timeline = ctx.g.timelines.get(person_id)
-    events = _deeds(ctx, person_id) or (list(timeline.events) if timeline else [])
-    if not events:
-        return None
-    return compose_deeds(ctx, person_id, events,
-                         f"{arc.when}，")
-
-
-
-
-def compose_weapons(ctx: _Ctx) -> Draft:
-    """Each named person's weapons (`weapon_states`) in book order, each with where the book shows
-    it; a person without one is said to have none on record."""
-    w = _Writer()
-    missing = []
-    for person_id in ctx.plan.person_ids[:2]:
-        timeline = ctx.g.timelines.get(person_id)
-        arms = weapon_states(timeline.states) if timeline else []
-        name = ctx.name(person_id)
-        if not arms:
-            missing.append(name)
-            continue
-        said = "；".join(f"{s.value}（第{s.chapter}回）" for s in arms)
-        w.add(f"{name}使的兵器：{said}。")
-        for state in arms:
-            w.add(f"· 第{state.chapter}回：{_short(state.description, 90)}", _record_quote(state))
-    if not w.lines:
-        return Draft("insufficient", "", f"书中（知识库中）没有写{'、'.join(missing)}用什么兵器。")
-    if missing:
-        w.add(f"（书中没有写{'、'.join(missing)}用什么兵器。）")
-    return w.draft()
-
-
-def compose_deeds(ctx: _Ctx, person_id: str, deeds: Sequence[Event], lead: str = "") -> Draft:
-    """What the person did of the asked kind (or at the asked place, in the asked campaign: `lead`
-    says which), in book order: every time the book tells it, or, beyond `MAX_DEEDS`, the ones
-    that matter most spread over them (`_scenes_that_matter`) and the rest counted."""
-    shown = _scenes_that_matter(ctx, person_id, deeds)
-    w = _Writer()
-    said = "；".join(f"第{e.chapter}回 {e.title}" for e in shown)
-    more = f"（另有{len(deeds) - len(shown)}件）" if len(deeds) > len(shown) else ""
-    w.add(f"{lead}{ctx.name(person_id)}：{said}{more}。")
-    for event in shown:
-        w.add(f"· 第{event.chapter}回 {event.title}：{_short(event.summary)}", _record_quote(event))
-    return w.draft()
-
-
-def _scenes_that_matter(ctx: _Ctx, person_id: str, events: Sequence[Event]) -> list[Event]:
-    """At most `MAX_DEEDS` of the events, in book order: all of them when few, else the ones that
-    matter most to the person (`event_score`, as a journey weighs them) spread over them."""
-    if len(events) <= MAX_DEEDS:
-        return list(events)
-    person = ctx.people.people[person_id]
-    names = [n for n in map(to_simplified, person.all_names) if len(n) >= 2]
-    picked = spread_pick([e.chapter for e in events],
-                         [event_score(e, person_id, names, person.profile) for e in events],
-                         MAX_DEEDS, DEEDS_SPREAD, 1.0)
-    return [events[i] for i in picked]
-
-
-DEEDS_SPREAD = 3
-"""Chapters apart at which two told scenes no longer crowd each other."""
-MAX_DEEDS = 6
 MAX_WHOM = 12
-ROLE_FORM_CHARS = frozenset("人者")
-"""Characters of every role word (杀人者, 寻人者) and of 哪些人: never the act itself."""
 
 
-def _done_to(ctx: _Ctx, person_id: str) -> list[tuple[str, Event]]:
+def _done_to(ctx: Ctx, person_id: str) -> list[tuple[str, Event]]:
     """The people the named person did the asked act to (甲杀了谁 → each 被杀者 of the events
     where 甲's own role holds 杀), first time each, in book order."""
     timeline = ctx.g.timelines.get(person_id)
-    acts = _acts(ctx) - ROLE_FORM_CHARS
+    acts = asked_acts(ctx) - ROLE_FORM_CHARS
     if timeline is None or not acts:
         return []
     done: dict[str, Event] = {}
     events = [e for e in timeline.events
               if any(p.person == person_id and acts & set(p.role) for p in e.participants)]
-    where = _bigrams(ctx.plan.focus)
+    where = bigrams(ctx.plan.focus)
     there = [e for e in events if any(b in f"{e.title}{e.place or ''}" for b in where)]
     for event in there or events:  # 在鸳鸯楼杀了哪些人: the scene the question names
         for p in event.participants:
@@ -1448,16 +1201,18 @@ def _suffered(role: str, acts: set[str]) -> bool:
     return _patient(role) and bool(acts & set(role))
 
 
-def compose_done_to(ctx: _Ctx, person_id: str, done: Sequence[tuple[str, Event]]) -> Draft:
+def compose_done_to(ctx: Ctx, person_id: str, done: Sequence[tuple[str, Event]]) -> Draft:
     """Whom the person did the asked act to, each with where, in book order, the rest counted."""
-    w = _Writer()
+    w = Writer()
     shown = done[:MAX_WHOM]
     said = "、".join(f"{ctx.name(p)}（第{e.chapter}回）" for p, e in shown)
     more = f"等{len(done)}人" if len(done) > len(shown) else f"，共{len(done)}人"
     w.add(f"{said}{more}。")
     for event in {e.id: e for _, e in shown}.values():
-        w.add(f"· 第{event.chapter}回 {event.title}：{_short(event.summary)}", _record_quote(event))
+        w.add(f"· 第{event.chapter}回 {event.title}：{short(event.summary)}", record_quote(event))
     return w.draft()
+
+
 LAST_WORDS_SPAN = 4
 """Sentences before the death's own quote searched for the last speech (from its opening 「), and
 sentences taken after a 颂曰 / 曰 that follows it."""
@@ -1467,11 +1222,11 @@ VERSE_REACH = 8
 """Characters after the death's quote within which a 颂曰 / 曰 opens what was written."""
 
 
-def compose_last_words(ctx: _Ctx, person_id: str) -> Draft:
+def compose_last_words(ctx: Ctx, person_id: str) -> Draft:
     """甲死前说了什么: the speech just before the passage of the death (the sentences before the
     death state's quote in its block that hold a 「 or a 道), then the death itself."""
     status, _ = _fate(ctx, person_id)
-    quote = _record_quote(status) if status is not None and "死" in status.value else None
+    quote = record_quote(status) if status is not None and "死" in status.value else None
     block = ctx.block_of(quote[1]) if quote else None
     if status is None or quote is None or block is None:
         return compose_fate(ctx, [person_id])
@@ -1497,12 +1252,12 @@ def compose_last_words(ctx: _Ctx, person_id: str) -> Draft:
             joined[-1] = (last + text, chunk_id)
         else:
             joined.append((text, chunk_id))
-    w = _Writer()
+    w = Writer()
     w.add(f"{ctx.name(person_id)}临终（第{status.chapter}回）：", joined[0])
     for sentence in joined[1:]:
         w.add("· ", sentence)
     w.add(f"· {ctx.name(person_id)}的结局（第{status.chapter}回）：{status.value}。"
-          f"{_short(status.description, 90)}", quote)
+          f"{short(status.description, 90)}", quote)
     return w.draft()
 
 
@@ -1514,7 +1269,7 @@ AGENT_MARKS = ("被", "中", "遭")
 in it (剜心祭丙) is not the hand."""
 
 
-def compose_killer(ctx: _Ctx, person_id: str) -> Draft:
+def compose_killer(ctx: Ctx, person_id: str) -> Draft:
     """甲被谁害死的: the hand in the person's death, not whoever wronged them once (a framing
     chapters before is 陷害, not the death). The events of the death's chapter (and the one
     before) in which the person is acted on are asked who acted; with no one named there, the
@@ -1528,10 +1283,10 @@ def compose_killer(ctx: _Ctx, person_id: str) -> Draft:
              and any(p.person == person_id and any(m in p.role for m in DYING_ROLES)
                      for p in e.participants)]
     event = _actor_record(ctx, dying[::-1])
-    w = _Writer()
+    w = Writer()
     if event is not None:
         w.add(f"{_who(ctx, event, [])}。（第{event.chapter}回 {event.title}）"
-              f"{_short(event.summary, 90)}", _record_quote(event))
+              f"{short(event.summary, 90)}", record_quote(event))
     else:
         value = to_simplified(status.value)
         told = [pid for pid, written in ctx.people.find(value) if pid != person_id
@@ -1539,23 +1294,23 @@ def compose_killer(ctx: _Ctx, person_id: str) -> Draft:
         if not told:
             return compose_fate(ctx, [person_id])
         w.add(f"{'、'.join(dict.fromkeys(ctx.name(t) for t in told))}。（第{status.chapter}回 "
-              f"{status.value}）", _record_quote(status))
+              f"{status.value}）", record_quote(status))
     w.add(f"· {ctx.name(person_id)}的结局（第{status.chapter}回）：{status.value}。"
-          f"{_short(status.description, 90)}", _record_quote(status))
+          f"{short(status.description, 90)}", record_quote(status))
     return w.draft()
 
 
-def compose_temporal(ctx: _Ctx) -> Draft:
+def compose_temporal(ctx: Ctx) -> Draft:
     """How it began: the earliest events of the person, in book order, each with its quote, and
     the block's first sentence that names the person when the event's quote does not."""
     persons = [ctx.people.people[p] for p in ctx.plan.person_ids]
     keys = [k for p in persons for k in {normalize(n) for n in p.all_names} if len(k) >= 2]
-    w = _Writer()
+    w = Writer()
     first = ctx.g.temporal[0]
     w.add(f"{'、'.join(p.name for p in persons)}最早的事在第{first.chapter}回：{first.title}。"
-          f"{_short(first.summary)}")
+          f"{short(first.summary)}")
     for event in ctx.g.temporal:
-        q = _record_quote(event)
+        q = record_quote(event)
         w.add(f"· 第{event.chapter}回 {event.title}", q)
         block = ctx.block_of(q[1]) if q else None
         if q and block and not any(k in normalize(q[0]) for k in keys):
@@ -1581,58 +1336,6 @@ def nicknames(person: Person) -> list[str]:
     return [n for n in dict.fromkeys(said) if n in person.aliases]
 
 
-def compose_attribute(ctx: _Ctx, question: str) -> Draft | None:
-    """One attribute of a person (kb.answering.attributes): the profile clauses that tell it,
-    then the passages the person's record comes from; None when the question asks none or the
-    profile does not tell it."""
-    attribute = asked_attribute(to_simplified(question))
-    if attribute is None:
-        return None
-    person = ctx.people.people[ctx.plan.person_ids[0]]
-    clauses = telling_clauses([person.profile], attribute)
-    introduced = _introduction(ctx, person, attribute)
-    if not clauses and not introduced:
-        return None  # the records and passages may still tell it
-    w = _Writer()
-    if clauses:
-        w.add(f"{person.name}：{'，'.join(clauses)}。")
-        introduced = introduced[:1]
-    else:
-        w.add(f"{person.name}：书中写道", introduced[0])
-        introduced = introduced[1:]
-    for quote in introduced:
-        w.add("· 原文：", quote)
-    for ref in [r for r in person.sources if r.chunk_id][:2 - len(introduced)]:
-        w.add("· ", (ref.quote, ref.chunk_id or ""))
-    return w.draft()
-
-
-INTRODUCTION_BLOCKS = (0, 1, -1)
-"""The blocks read for a person's description, from the one that first names them: it and the
-next, then the one before (a man is often described before the passage gives his name)."""
-
-
-def _introduction(ctx: _Ctx, person: Person, attribute: str) -> list[tuple[str, str]]:
-    """Up to two sentences of the passage that introduces the person (`INTRODUCTION_BLOCKS`
-    around their first source) that tell the attribute and name them, or, for looks, describe
-    whoever the passage is about (那官人生得豹头环眼 …)."""
-    first = next((r for r in person.sources if r.chunk_id), None)
-    block = ctx.block_of(first.chunk_id) if first and first.chunk_id else None
-    if block is None:
-        return []
-    marks = ATTRIBUTE_MARKS[attribute]
-    names = [n for n in map(to_simplified, person.all_names) if len(n) >= 2]
-    found: list[tuple[str, str]] = []
-    for offset in INTRODUCTION_BLOCKS:
-        current = ctx.block_of(id_of_block(block.chapter, block.index + offset))
-        for written, simplified in sentence_pairs(current.text) if current else ():
-            if marks.search(simplified) and not ROSTER.search(simplified) \
-                    and (attribute in NAMELESS or any(n in simplified for n in names)) \
-                    and current is not None and len(found) < 2:
-                found.append((written, current.id))
-    return found
-
-
 def compose_profile(person: Person, question: str = "") -> Draft:
     """The person's record: names, profile and the passages it comes from; asked for a nickname,
     the nickname first."""
@@ -1641,7 +1344,7 @@ def compose_profile(person: Person, question: str = "") -> Draft:
     first = f"，第{person.first_chapter}回出场" if person.first_chapter is not None else ""
     if not person.profile and not quotes:
         return Draft("insufficient", "", f"书中（知识库中）没有{person.name}的介绍。")
-    w = _Writer()
+    w = Writer()
     named = nicknames(person) if any(w in to_simplified(question) for w in NICKNAME_ASK) else []
     said = f"{person.name}的绰号是{'、'.join(f'“{n}”' for n in named)}。" if named else ""
     w.add(f"{said}{person.name}{aliases}{first}。{person.profile}")
@@ -1650,60 +1353,3 @@ def compose_profile(person: Person, question: str = "") -> Draft:
     return w.draft()
 
 
-ARC_STORY_SCENES = 8
-"""How many scenes of a campaign its course is told in; the rest are counted."""
-
-
-def compose_arc_story(ctx: _Ctx, arc: Arc) -> Draft | None:
-    """How a named stretch of the story went: its turning points and headline scenes (all its
-    scenes when it marks none) spread over its chapters, in book order, each with a quote."""
-    scenes = [e for c in range(arc.first, arc.last + 1) for e in ctx.g.chapter_events.get(c, ())
-              if e.origin == "curated"]
-    if not scenes:
-        return None
-    scores = [2.0 * e.turning_point + 2.0 * e.headline for e in scenes]
-    picked = spread_pick([e.chapter for e in scenes], scores, ARC_STORY_SCENES, DEEDS_SPREAD, 1.0)
-    w = _Writer()
-    w.add(f"{arc.words[0]}（第{arc.first}–{arc.last}回），按书中顺序：")
-    for i in picked:
-        event = scenes[i]
-        w.add(f"· 第{event.chapter}回 {event.title}：{_short(event.summary)}", _record_quote(event))
-    if len(scenes) > len(picked):
-        w.add(f"（这几回另有{len(scenes) - len(picked)}件事）")
-    return w.draft()
-
-
-CHAPTER_SCENES = 4
-"""How many of a chapter's scenes are told with their account and quote (the rest by title)."""
-
-
-def compose_chapter_story(ctx: _Ctx, chapter: int) -> Draft:
-    """第N回讲了什么: the chapter's title and summary, then its scenes in book order by title, the
-    turning points and headlines among them told with their account and a quote."""
-    summary = ctx.g.summary
-    if summary is None or ctx.g.chapter is None:
-        return Draft("insufficient", "", f"书中（知识库中）没有第{chapter}回。")
-    w = _Writer()
-    title = re.sub(r"^第\S+回\s*", "", ctx.g.chapter.title)  # the number is said already
-    w.add(f"第{chapter}回 {title}：{summary.summary}", _record_quote(summary))
-    scenes = [e for e in ctx.g.chapter_events.get(chapter, ()) if e.origin == "curated"]
-    if scenes:
-        w.add(f"本回的事（按书中顺序）：{'；'.join(e.title for e in scenes)}。")
-    marked = [e for e in scenes if e.turning_point or e.headline] or scenes
-    for event in marked[:CHAPTER_SCENES]:
-        w.add(f"· {event.title}：{_short(event.summary)}", _record_quote(event))
-    return w.draft()
-
-
-def compose_chapter(ctx: _Ctx) -> Draft:
-    """第几回: the chapter whose title matches, and the sentence of that chapter that holds the
-    most of the question (the title line itself is not part of any block, so not quoted)."""
-    chapter = ctx.g.chapter
-    assert chapter is not None
-    mine = [c for c in ctx.g.packed if (b := ctx.block_of(c)) and b.chapter == chapter.chapter]
-    best = best_sentences(mine, ctx.block_of, ctx.weights(), ctx.g.profile.wordings, limit=1)
-    w = _Writer()
-    w.add(f"第{chapter.chapter}回：{chapter.title}。")
-    for _, sentence, chunk_id in best:
-        w.add("· ", (sentence, chunk_id))
-    return w.draft()

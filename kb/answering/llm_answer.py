@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from core.llm import ChatClient
 from ingest.chunking import Block
-from kb.answering.compose import Draft
+from kb.answering.drafting import Draft
 from kb.answering.evidence import Gathered
 from kb.answering.record_search import render
 

@@ -25,7 +25,8 @@ from kb.answering.answer_models import (
     KnowledgeItem,
     PlanView,
 )
-from kb.answering.compose import Draft, compose
+from kb.answering.compose import compose
+from kb.answering.drafting import Draft
 from kb.answering.evidence import EvidencePipeline, Gathered
 from kb.answering.llm_answer import LLMAnswerer
 from kb.answering.quotes import check_quote

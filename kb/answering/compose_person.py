@@ -1,0 +1,219 @@
+"""Answers about one person that are lists of their records: their weapons, what they own of the
+asked kind, one attribute from their profile, the deeds of an asked act, their scenes at a place,
+in a named campaign or after joining a band — each in book order, the ones that matter spread
+over the rest when there are many (`scenes_that_matter`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.text import to_simplified
+from ingest.chunking import chunk_id as block_id_of
+from kb.answering.attributes import MARKS as ATTRIBUTE_MARKS
+from kb.answering.attributes import NAMELESS, ROSTER, asked_attribute, telling_clauses
+from kb.answering.drafting import (
+    ROLE_FORM_CHARS,
+    Ctx,
+    Draft,
+    Writer,
+    asked_acts,
+    headline_names,
+    record_quote,
+    short,
+)
+from kb.answering.joining import joined_at
+from kb.answering.quotes import sentence_pairs
+from kb.answering.weapons import weapon_states
+from kb.knowledge.importance import spread_pick
+from kb.knowledge.journey import event_score
+from kb.knowledge.models import Event, Person, State
+from kb.knowledge.profile import Arc
+
+
+def compose_after_band(ctx: Ctx) -> Draft | None:
+    """甲上某山以后做了什么: where they joined (`joined_at`), then their scenes after it, the ones
+    that matter spread over the rest of the book; None when their records hold no such joining."""
+    person_id = ctx.plan.person_ids[0]
+    timeline = ctx.g.timelines.get(person_id)
+    joined = joined_at(timeline, ctx.plan.detail.after_band or "") if timeline else None
+    if timeline is None or joined is None:
+        return None
+    later = [e for e in timeline.events if e.origin == "curated" and (
+        e.order > joined.order if isinstance(joined, Event) else e.chapter > joined.chapter)]
+    if not later:
+        return None
+    what = joined.value if isinstance(joined, State) else joined.title
+    return compose_deeds(ctx, person_id, later, f"第{joined.chapter}回{what}以后，")
+
+
+def scenes_at_place(ctx: Ctx, person_id: str) -> list[Event]:
+    """甲在某地做了什么: the person's events whose place holds every word the question asks
+    about (the question's only content is the place), in book order."""
+    timeline = ctx.g.timelines.get(person_id)
+    focus = ctx.plan.focus
+    if timeline is None or not focus:
+        return []
+    return [e for e in timeline.events if e.origin == "curated"
+            and all(f in to_simplified(e.place or "") for f in focus)]
+
+
+def asked_deeds(ctx: Ctx, person_id: str) -> list[Event]:
+    """甲偷了什么: the question holds only a one-character act; the person's events whose title
+    holds it (or the book's word for it: 偷 → 盗) and names the person, else those where the
+    person's own role holds it."""
+    timeline = ctx.g.timelines.get(person_id)
+    acts = asked_acts(ctx) - ROLE_FORM_CHARS
+    if timeline is None or not acts:
+        return []
+    names = [n for n in map(to_simplified, ctx.all_names) if len(n) >= 2]
+    titled = [e for e in timeline.events if acts & set(e.title) and headline_names(e, names)]
+    return titled or [e for e in timeline.events if any(
+        p.person == person_id and acts & set(p.role) for p in e.participants)]
+
+
+def owned_things(ctx: Ctx, person_id: str) -> list[State]:
+    """The person's possessions whose value holds a character of the question's content (马 of
+    甲的马叫什么 in 踢雪乌骓马, 法 of 会什么法术 in 甲马（神行法）), in book order, when that content
+    is no more than the thing's kind (`MAX_OWNED_CHARS`)."""
+    timeline = ctx.g.timelines.get(person_id)
+    asked = asked_acts(ctx) - ROLE_FORM_CHARS - OWNING_CHARS
+    if timeline is None or not asked or len(asked) > MAX_OWNED_CHARS:
+        return []  # 最喜欢吃什么水果 is no possession of the person
+    return [s for s in timeline.states
+            if s.kind == "possession" and asked & set(to_simplified(s.value))]
+
+
+MAX_OWNED_CHARS = 2
+"""A question about a possession says little besides the thing's kind (马, 法术)."""
+OWNING_CHARS = frozenset("有会用拿骑带叫名字")
+"""Words around a possession in a question (甲有什么, 骑的什么马, 叫什么名字), never its name."""
+
+
+def compose_owned(ctx: Ctx, person_id: str, owned: Sequence[State]) -> Draft:
+    """What the person has of the asked kind, each with its chapter, then each state's account."""
+    w = Writer()
+    said = "；".join(f"{s.value}（第{s.chapter}回）" for s in owned)
+    w.add(f"{ctx.name(person_id)}：{said}。")
+    for state in owned:
+        w.add(f"· 第{state.chapter}回：{short(state.description, 90)}", record_quote(state))
+    return w.draft()
+
+
+def compose_in_arc(ctx: Ctx, arc: Arc, person_id: str) -> Draft | None:
+    """The person's scenes in the campaign the question names, those of the asked act when the
+    question holds one (`asked_deeds`); None when the records hold none of theirs there."""
+    timeline = ctx.g.timelines.get(person_id)
+    events = asked_deeds(ctx, person_id) or (list(timeline.events) if timeline else [])
+    if not events:
+        return None
+    return compose_deeds(ctx, person_id, events,
+                         f"{arc.when}，")
+
+
+def compose_weapons(ctx: Ctx) -> Draft:
+    """Each named person's weapons (`weapon_states`) in book order, each with where the book shows
+    it; a person without one is said to have none on record."""
+    w = Writer()
+    missing = []
+    for person_id in ctx.plan.person_ids[:2]:
+        timeline = ctx.g.timelines.get(person_id)
+        arms = weapon_states(timeline.states) if timeline else []
+        name = ctx.name(person_id)
+        if not arms:
+            missing.append(name)
+            continue
+        said = "；".join(f"{s.value}（第{s.chapter}回）" for s in arms)
+        w.add(f"{name}使的兵器：{said}。")
+        for state in arms:
+            w.add(f"· 第{state.chapter}回：{short(state.description, 90)}", record_quote(state))
+    if not w.lines:
+        return Draft("insufficient", "", f"书中（知识库中）没有写{'、'.join(missing)}用什么兵器。")
+    if missing:
+        w.add(f"（书中没有写{'、'.join(missing)}用什么兵器。）")
+    return w.draft()
+
+
+def compose_deeds(ctx: Ctx, person_id: str, deeds: Sequence[Event], lead: str = "") -> Draft:
+    """What the person did of the asked kind (or at the asked place, in the asked campaign: `lead`
+    says which), in book order: every time the book tells it, or, beyond `MAX_DEEDS`, the ones
+    that matter most spread over them (`scenes_that_matter`) and the rest counted."""
+    shown = scenes_that_matter(ctx, person_id, deeds)
+    w = Writer()
+    said = "；".join(f"第{e.chapter}回 {e.title}" for e in shown)
+    more = f"（另有{len(deeds) - len(shown)}件）" if len(deeds) > len(shown) else ""
+    w.add(f"{lead}{ctx.name(person_id)}：{said}{more}。")
+    for event in shown:
+        w.add(f"· 第{event.chapter}回 {event.title}：{short(event.summary)}", record_quote(event))
+    return w.draft()
+
+
+def scenes_that_matter(ctx: Ctx, person_id: str, events: Sequence[Event]) -> list[Event]:
+    """At most `MAX_DEEDS` of the events, in book order: all of them when few, else the ones that
+    matter most to the person (`event_score`, as a journey weighs them) spread over them."""
+    if len(events) <= MAX_DEEDS:
+        return list(events)
+    person = ctx.people.people[person_id]
+    names = [n for n in map(to_simplified, person.all_names) if len(n) >= 2]
+    picked = spread_pick([e.chapter for e in events],
+                         [event_score(e, person_id, names, person.profile) for e in events],
+                         MAX_DEEDS, DEEDS_SPREAD, 1.0)
+    return [events[i] for i in picked]
+
+
+DEEDS_SPREAD = 3
+"""Chapters apart at which two told scenes no longer crowd each other."""
+MAX_DEEDS = 6
+
+
+def compose_attribute(ctx: Ctx, question: str) -> Draft | None:
+    """One attribute of a person (kb.answering.attributes): the profile clauses that tell it,
+    then the passages the person's record comes from; None when the question asks none or the
+    profile does not tell it."""
+    attribute = asked_attribute(to_simplified(question))
+    if attribute is None:
+        return None
+    person = ctx.people.people[ctx.plan.person_ids[0]]
+    clauses = telling_clauses([person.profile], attribute)
+    introduced = introduction(ctx, person, attribute)
+    if not clauses and not introduced:
+        return None  # the records and passages may still tell it
+    w = Writer()
+    if clauses:
+        w.add(f"{person.name}：{'，'.join(clauses)}。")
+        introduced = introduced[:1]
+    else:
+        w.add(f"{person.name}：书中写道", introduced[0])
+        introduced = introduced[1:]
+    for quote in introduced:
+        w.add("· 原文：", quote)
+    for ref in [r for r in person.sources if r.chunk_id][:2 - len(introduced)]:
+        w.add("· ", (ref.quote, ref.chunk_id or ""))
+    return w.draft()
+
+
+INTRODUCTION_BLOCKS = (0, 1, -1)
+"""The blocks read for a person's description, from the one that first names them: it and the
+next, then the one before (a man is often described before the passage gives his name)."""
+
+
+def introduction(ctx: Ctx, person: Person, attribute: str) -> list[tuple[str, str]]:
+    """Up to two sentences of the passage that introduces the person (`INTRODUCTION_BLOCKS`
+    around their first source) that tell the attribute and name them, or, for looks, describe
+    whoever the passage is about (那官人生得豹头环眼 …)."""
+    first = next((r for r in person.sources if r.chunk_id), None)
+    block = ctx.block_of(first.chunk_id) if first and first.chunk_id else None
+    if block is None:
+        return []
+    marks = ATTRIBUTE_MARKS[attribute]
+    names = [n for n in map(to_simplified, person.all_names) if len(n) >= 2]
+    found: list[tuple[str, str]] = []
+    for offset in INTRODUCTION_BLOCKS:
+        current = ctx.block_of(block_id_of(block.chapter, block.index + offset))
+        for written, simplified in sentence_pairs(current.text) if current else ():
+            if marks.search(simplified) and not ROSTER.search(simplified) \
+                    and (attribute in NAMELESS or any(n in simplified for n in names)) \
+                    and current is not None and len(found) < 2:
+                found.append((written, current.id))
+    return found
+
+

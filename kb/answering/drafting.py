@@ -1,0 +1,164 @@
+"""What every offline composer shares: the draft an answer is written into (`Draft`, `Writer`),
+the context it reads (`Ctx`: the gathered evidence, the people, the corpus statistics) and the
+small readings of records and questions they all make (a record's first quote, a summary cut at a
+clause, the asked act's characters)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from core.text import is_cjk, to_simplified
+from ingest.chunking import Block
+from kb.answering.answer_models import StageNote
+from kb.answering.coverage import question_weights
+from kb.answering.evidence import Gathered
+from kb.answering.planner import PeopleIndex, Plan
+from kb.answering.record_search import participants, render
+from kb.knowledge.models import Event, Record, State
+from kb.knowledge.views import SourceView
+from retrieval.analyzers import FUNCTION_CHARS
+
+BlockOf = Callable[[str], Block | None]
+SUMMARY_CHARS = 60
+
+
+@dataclass
+class Draft:
+    status: str
+    answer: str
+    reason: str | None = None
+    quotes: list[tuple[str, str]] = field(default_factory=list)  # (text, chunk_id)
+    stages: list[StageNote] = field(default_factory=list)
+
+
+def first_quote(sources: Sequence[SourceView]) -> tuple[str, str] | None:
+    for ref in sources:
+        if ref.chunk_id:
+            return ref.quote, ref.chunk_id
+    return None
+
+
+def record_quote(record: Record) -> tuple[str, str] | None:
+    return first_quote([SourceView.of(r) for r in getattr(record, "sources", [])])
+
+
+def cite(quote: tuple[str, str] | None) -> str:
+    return f"「{quote[0]}」〔{quote[1]}〕" if quote else ""
+
+
+def short(text: str, limit: int = SUMMARY_CHARS) -> str:
+    """The text cut at a clause end within `limit` characters (whole when short), without its
+    closing 。 (the caller closes the sentence)."""
+    text = text.strip().rstrip("。")
+    if len(text) <= limit:
+        return text
+    cut = max(text.rfind(p, 0, limit) for p in "。；，")
+    return text[:cut] if cut > limit // 3 else text[:limit] + "…"
+
+
+def chapter_span(chapters: Sequence[int]) -> str:
+    """第7回, 第7–11回."""
+    if not chapters:
+        return ""
+    lo, hi = min(chapters), max(chapters)
+    return f"第{lo}回" if lo == hi else f"第{lo}–{hi}回"
+
+
+class Writer:
+    """Lines and quotes of one answer; every quote cited is kept for the checks."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.quotes: list[tuple[str, str]] = []
+
+    def add(self, line: str, quote: tuple[str, str] | None = None) -> None:
+        self.lines.append(line + cite(quote))
+        if quote and quote not in self.quotes:  # a quote cited twice is checked once
+            self.quotes.append(quote)
+
+    def draft(self, stages: list[StageNote] | None = None) -> Draft:
+        return Draft("answered", "\n".join(self.lines), quotes=self.quotes, stages=stages or [])
+
+
+@dataclass
+class Ctx:
+    """What every composer reads."""
+
+    g: Gathered
+    block_of: BlockOf
+    people: PeopleIndex
+    df: Callable[[str], int]
+    n_docs: int
+
+    @property
+    def plan(self) -> Plan:
+        return self.g.plan
+
+    def name(self, person_id: str) -> str:
+        person = self.people.people.get(person_id)
+        return person.name if person else person_id
+
+    @property
+    def all_names(self) -> list[str]:
+        return [n for pid in self.plan.person_ids for n in self.people.people[pid].all_names]
+
+    def weights(self) -> dict[str, float]:
+        names = [*self.all_names, *self.plan.names]
+        weights = question_weights(self.plan.cleaned, names, self.df, self.n_docs,
+                                   self.g.profile.wordings)
+        if not weights and self.plan.focus:  # 在哪里打的虎: the plan joined 打虎 across 的
+            weights = question_weights(" ".join(self.plan.focus), names, self.df, self.n_docs,
+                                       self.g.profile.wordings)
+        return weights
+
+    def render(self, record: Record) -> str:
+        """The record as one line of text (as the knowledge index renders it), memoized for the
+        loaded bundle (`Gathered.rendered`): a hub character's records are rendered once."""
+        text = self.g.rendered.get(record.id)
+        if text is None:
+            text = render(record, {pid: self.name(pid) for pid in participants(record)})
+            self.g.rendered[record.id] = text
+        return text
+
+
+# --- the entry point ---------------------------------------------------------------------------
+
+
+def headline_names(record: Record, names: Sequence[str]) -> bool:
+    """The record's headline names one of the question's people: of the records that hold the
+    question about as well (甲为什么上山: 甲's own 投奔 and another man's 上山入伙, where 甲 only
+    looks on), the one about them."""
+    headline = (record.title if isinstance(record, Event) else record.value
+                if isinstance(record, State) else "")
+    return any(n in headline for n in names)
+
+
+def asked_acts(ctx: Ctx) -> set[str]:
+    """The characters of the question's content (the act a who-question asks about): its words
+    and the one-character verbs between them (宝甲被谁偷了 → 偷), with the book's wording of a
+    one-character verb (偷 → 盗、窃: the thief's role is 盗窃者)."""
+    text = to_simplified(ctx.plan.cleaned)
+    for name in sorted(map(to_simplified, ctx.all_names), key=len, reverse=True):
+        text = text.replace(name, " ")
+    acts = {ch for word in ctx.plan.focus for ch in word if ch not in FUNCTION_CHARS}
+    acts |= {ch for ch in text if is_cjk(ch) and ch not in FUNCTION_CHARS}
+    wordings = ctx.g.profile.wordings
+    return acts | {ch for a in acts for form in wordings.get(a, ()) if len(form) == 1 for ch in form}
+
+
+def book_words(texts: Sequence[str], wordings: Mapping[str, Sequence[str]]) -> set[str]:
+    """The novel's wordings (two characters or more) of the reader's words (two or more) inside
+    the texts (离开梁山 holds 离开 → 辞别, 离了; 甲一天能走 holds 一天 → 一日)."""
+    return {w for key, forms in wordings.items() if len(key) >= 2 and any(key in t for t in texts)
+            for w in forms if len(w) >= 2}
+
+
+def bigrams(words: Sequence[str]) -> set[str]:
+    return {w[i:i + 2] for w in words for i in range(len(w) - 1)}
+
+
+ROLE_FORM_CHARS = frozenset("人者")
+"""Characters of every role word (杀人者, 寻人者) and of 哪些人: never the act itself."""
+
+
