@@ -11,11 +11,12 @@ from dataclasses import dataclass, field
 from core.text import is_cjk, to_simplified
 from ingest.chunking import Block
 from kb.answering.answer_models import StageNote
-from kb.answering.coverage import question_weights
+from kb.answering.coverage import Coverage, _forms, question_weights
 from kb.answering.evidence import Gathered
 from kb.answering.planner import PeopleIndex, Plan
 from kb.answering.record_search import participants, render
-from kb.knowledge.models import Event, Record, State
+from kb.answering.refusals import has_quantity
+from kb.knowledge.models import Event, Record, Relation, State
 from kb.knowledge.views import SourceView
 from retrieval.analyzers import FUNCTION_CHARS
 
@@ -160,5 +161,47 @@ def bigrams(words: Sequence[str]) -> set[str]:
 
 ROLE_FORM_CHARS = frozenset("人者")
 """Characters of every role word (杀人者, 寻人者) and of 哪些人: never the act itself."""
+
+
+MIN_RECORD_COVERAGE = 0.3
+"""A record leads the answer only when it holds this share of the question's content weight."""
+
+
+def best_record(ctx: Ctx, weights: dict[str, float], records: Sequence[Record]
+                 ) -> tuple[float, Record] | None:
+    """The record holding the most of the question's content weight (ties: knowledge order). Of
+    a how-many, the question's words may stand split (买 … 刀: the record of the purchase rarely
+    says 买刀), and of tied records the first that gives a number of the asked unit wins (the
+    purchase that gives the price, not a later one that does not); elsewhere the exact word is
+    the stronger sign (卖刀, not 要卖的宝刀)."""
+    if not weights:
+        return None
+    counting = ctx.plan.asks == "how_many"
+    covered = Coverage(weights, {t: _forms(t, ctx.g.profile.wordings) for t in weights},
+                       ctx.plan.focus if counting else ())
+    best: tuple[float, bool, Record] | None = None
+    for record in records:  # records are written in simplified script: no conversion
+        text = ctx.render(record)
+        score = covered(text)
+        if best is not None and score < best[0]:
+            continue
+        if best is not None and score == best[0] and (not counting or best[1]):
+            continue  # a tie: the earlier stays, unless it lacks the number this one may give
+        counts = counting and has_quantity(text, ctx.plan, ctx.people)
+        if best is None or score > best[0] or counts:
+            best = (score, counts, record)
+    return (best[0], best[2]) if best else None
+
+
+def account_of(ctx: Ctx, record: Record) -> str:
+    """What a record says happened, in one sentence (events: title and summary)."""
+    if isinstance(record, Event):
+        return f"第{record.chapter}回 {record.title}——{short(record.summary, 90)}"
+    if isinstance(record, Relation):
+        return (f"{short(record.description, 90)}（{ctx.name(record.source)}与"
+                f"{ctx.name(record.target)}：{record.label}）")
+    if isinstance(record, State):
+        return f"第{record.chapter}回 {record.value}——{short(record.description, 90)}"
+    return short(ctx.render(record), 90)
 
 

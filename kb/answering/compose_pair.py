@@ -1,0 +1,300 @@
+"""Answers about two people: what they are to each other and where it began, with the shared events
+that matter (`compose_pair`); why one acted on the other, the cause before the act and a third
+person's plan where one sent them (`compose_pair_why`); where or when an act between them happened
+(`compose_pair_act`); whether something passed between them (`compose_whether`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.text import to_simplified
+from kb.answering.drafting import (
+    MIN_RECORD_COVERAGE,
+    ROLE_FORM_CHARS,
+    Ctx,
+    Draft,
+    Writer,
+    account_of,
+    asked_acts,
+    best_record,
+    first_quote,
+    record_quote,
+    short,
+)
+from kb.answering.refusals import (
+    not_stated,
+)
+from kb.knowledge.models import Event, Record, Relation
+from kb.knowledge.views import EventView, Pair, RelationView
+
+CAUSE_EVENTS = 2
+CAUSE_CHAPTERS = 8
+"""Why: the events of the same people at most this many chapters before the asked one."""
+MAX_PAIR_RELATIONS = 6
+GENERIC_TYPES = frozenset({"acquaintance", "colleague", "ally"})
+"""Relation types that say little; listed after the specific ones."""
+
+
+def relation_line(ctx: Ctx, pair: Pair, rel: RelationView) -> tuple[str, tuple[str, str] | None]:
+    names = {pair.a.id: pair.a.name, pair.b.id: pair.b.name}
+    arrow = "→" if rel.directed else "与"
+    began = rel.sources[0].chapter if rel.sources and rel.sources[0].chapter is not None else None
+    since = f"（第{began}回起）" if began is not None else ""
+    return (f"· {names.get(rel.source, rel.source)}{arrow}{names.get(rel.target, rel.target)}："
+            f"{rel.label}{since}。{short(rel.description, 80)}", first_quote(rel.sources))
+
+
+def ordered_relations(pair: Pair, chosen: set[str]) -> list[RelationView]:
+    relations = [r for r in pair.relations if r.id in chosen] or list(pair.relations)
+    return sorted(relations, key=lambda r: r.type in GENERIC_TYPES)  # stable: specific first
+
+
+def first_event(pair: Pair) -> EventView | None:
+    """The shared event where their story begins: the one that holds the pair's first-met
+    passage, else the first one quoting the same block (a relation's first source and the
+    event of that scene quote different lines of it); None when no shared event tells that
+    passage (an old friendship named chapters before they meet on the page: the story begins
+    there, not at the later event)."""
+    met = pair.first_met
+    if met is not None:
+        for event in pair.shared_events:
+            if any(s.chunk_id == met.chunk_id and s.quote == met.quote for s in event.sources):
+                return event
+        return next((e for e in pair.shared_events if met.chunk_id is not None
+                     and any(s.chunk_id == met.chunk_id for s in e.sources)), None)
+    return pair.shared_events[0] if pair.shared_events else None
+
+
+def compose_pair(ctx: Ctx, began: bool = False) -> Draft:
+    """What the two are to each other and where it began; then the relations, each with the
+    chapter it began in; then the shared events that matter, in book order, the rest counted.
+    `began`: asked where or when they met, that comes first."""
+    g = ctx.g
+    pair = g.pair
+    assert pair is not None
+    a, b = pair.a.name, pair.b.name
+    chosen = {r.id for r in g.plan_records}
+    relations = ordered_relations(pair, chosen)[:MAX_PAIR_RELATIONS]
+    labels = "、".join(dict.fromkeys(r.label for r in relations))
+    first = first_event(pair)
+    w = Writer()
+    lead = f"{a}与{b}：{labels}。" if labels else f"{a}与{b}："
+    met = pair.first_met
+    start = first.chapter if first is not None else met.chapter if met is not None else None
+    asked_start = began or ctx.plan.moment == "began"
+    if ctx.plan.asks == "where" and asked_start and first is not None and first.place:
+        lead = f"在{first.place}（第{first.chapter}回）。{lead}"  # 在哪里遇到: the place first
+    elif ctx.plan.asks in ("chapter", "when", "where") and asked_start and start is not None:
+        lead = f"第{start}回。{lead}"  # 第一次见面是在哪一回: the chapter first
+    if first is not None:
+        place = f"，在{first.place}" if first.place else ""
+        lead += f"二人的故事始于第{first.chapter}回{place}：{first.title}。"
+    elif met is not None and met.chapter is not None:
+        lead += f"二人的故事始于第{met.chapter}回。"
+    if asked_start and first is not None:
+        lead += short(first.summary, 90)
+        w.add(lead, first_quote(first.sources))
+    elif asked_start and met is not None:
+        w.add(lead, first_quote([met]))
+    elif ctx.plan.moment == "ended" and pair.shared_events:
+        last = pair.shared_events[-1]
+        lead += f"最后在第{last.chapter}回：{last.title}——{short(last.summary, 90)}"
+        w.add(lead, first_quote(last.sources))
+    else:
+        w.add(lead)
+    for rel in relations:
+        line, quote = relation_line(ctx, pair, rel)
+        w.add(line, quote)
+    key = set(pair.key_events)
+    events = [e for e in pair.shared_events if e.id in key] or pair.shared_events[:1]
+    if events:
+        w.add("要紧的共同经历（按书中顺序）：")
+    for event in events:
+        turn = "【转折】" if event.turning_point else ""
+        w.add(f"· 第{event.chapter}回 {event.title}{turn}：{short(event.summary)}",
+              first_quote(event.sources))
+    left_events = len(pair.shared_events) - len(events)
+    left_relations = len(pair.relations) - len(relations)
+    left = [f"{left_events} 件共同经历" if left_events else "",
+            f"{left_relations} 条关系" if left_relations else ""]
+    if left_events or left_relations:
+        w.add(f"（另有 {'、'.join(x for x in left if x)}，`kbx pair {a} {b} --all` 可查看全部）")
+    return w.draft()
+
+
+CAUSE_MARKS = ("因", "为", "替", "不平", "要挟", "妒", "嫉", "恨", "怕", "恐", "报仇", "陷害", "诬", "逼")
+"""Words by which a record's account gives a reason, not only the act (乙拿住书信要挟甲)."""
+
+
+def compose_pair_why(ctx: Ctx) -> Draft:
+    """Why, of two people: the pair's record that holds the most of the question. When its
+    account gives a reason (`CAUSE_MARKS`) it is the answer, the events before it follow; when
+    it tells only the act, the events that led there (`causes_of`) come first, the earliest as the
+    answer, then the act. Then the relations."""
+    g = ctx.g
+    pair = g.pair
+    assert pair is not None
+    weights = ctx.weights()
+    records: list[Record] = [r for r in g.plan_records if isinstance(r, Event | Relation)]
+    top = best_record(ctx, weights, records)
+    record = top[1] if top is not None and top[0] >= MIN_RECORD_COVERAGE else named_act(ctx, records)
+    if record is None:
+        return compose_pair(ctx)
+    w = Writer()
+    anchor = act_event(ctx, record, weights)
+    causes = causes_of(ctx, pair, record, anchor) if anchor is not None else []
+    account = account_of(ctx, record)
+    if causes and not any(mark in account for mark in CAUSE_MARKS):
+        # the record tells the act only: the cause first, then what followed, then the act
+        first, *rest = causes
+        w.add(f"原因：第{first.chapter}回 {first.title}——{short(first.summary, 90)}",
+              record_quote(first))
+        for event in rest:
+            w.add(f"· 随后，第{event.chapter}回 {event.title}：{short(event.summary)}",
+                  record_quote(event))
+        w.add(f"· 于是：{account}", record_quote(record))
+    else:
+        w.add(f"原因：{account}", record_quote(record))
+        for event in causes:
+            w.add(f"· 此前，第{event.chapter}回 {event.title}：{short(event.summary)}",
+                  record_quote(event))
+    for rel in ordered_relations(pair, {r.id for r in g.plan_records}):
+        if rel.id != record.id and rel.type not in GENERIC_TYPES:
+            line, quote = relation_line(ctx, pair, rel)
+            w.add(line, quote)
+    return w.draft()
+
+
+def pair_act_event(ctx: Ctx) -> Event | None:
+    """The scene of the one-character act a pair question asks where or when of (甲在哪里杀了乙):
+    of the scenes their relation whose label holds the act (杀死, 救命) cites, the one that tells
+    the relation's first quote (the act itself), else the first whose title holds the act, else
+    the first; without such a relation, their first shared event whose title holds it."""
+    acts = asked_acts(ctx) - ROLE_FORM_CHARS
+    if not acts:
+        return None
+    records = ctx.g.plan_records
+    by_id = {r.id: r for r in records if isinstance(r, Event)}
+    for relation in (r for r in records if isinstance(r, Relation) and acts & set(r.label)):
+        cited = sorted((by_id[e] for e in relation.events if e in by_id), key=lambda e: e.order)
+        first = relation.sources[0].chunk_id if relation.sources else None
+        told = [e for e in cited if any(s.chunk_id == first for s in e.sources)]
+        titled = [e for e in cited if acts & set(e.title)]
+        if told or titled or cited:
+            return (told or titled or cited)[0]
+    return next((e for e in records if isinstance(e, Event) and acts & set(e.title)), None)
+
+
+def compose_pair_act(ctx: Ctx, act: Event) -> Draft:
+    """Where or when the asked act between the two happened: the scene's place and chapter, its
+    account, then the pair's relations."""
+    w = Writer()
+    place = f"在{act.place}（第{act.chapter}回 {act.title}）。" if act.place else ""
+    lead = place if ctx.plan.asks == "where" and place else f"第{act.chapter}回：{act.title}。"
+    w.add(f"{lead}{short(act.summary, 90)}", record_quote(act))
+    pair = ctx.g.pair
+    if pair is not None:
+        for rel in ordered_relations(pair, {r.id for r in ctx.g.plan_records}):
+            if rel.type not in GENERIC_TYPES:
+                line, quote = relation_line(ctx, pair, rel)
+                w.add(line, quote)
+    return w.draft()
+
+
+def act_event(ctx: Ctx, record: Record, weights: dict[str, float]) -> Event | None:
+    """The event of the asked act: the record itself, or among the events a relation cites, the
+    one that holds the most of the question (the last one when none holds any)."""
+    if isinstance(record, Event):
+        return record
+    if not isinstance(record, Relation):
+        return None
+    by_id = {r.id: r for r in ctx.g.plan_records if isinstance(r, Event)}
+    cited: list[Record] = [by_id[e] for e in record.events if e in by_id]
+    both = ctx.g.pair.scenes_of_both() if ctx.g.pair is not None else set()
+    cited = [e for e in cited if e.id in both] or cited  # the act itself, not its aftermath
+    top = best_record(ctx, weights, cited)
+    if top is not None and top[0] > 0 and isinstance(top[1], Event):
+        return top[1]
+    events = [e for e in cited if isinstance(e, Event)]
+    return max(events, key=lambda e: e.order) if events else None
+
+
+def causes_of(ctx: Ctx, pair: Pair, record: Record, act: Event) -> list[Event]:
+    """What came before the act: where a third person's plan sent one to act on the other, that
+    lead-up (`lead_up`: 丙 proposes stealing 乙's armour to lure him, 丁 sends 甲); else the last
+    `CAUSE_EVENTS` + 1 of the pair's shared events just before it and the turning points of the
+    one acted on (a directed relation's target, else both) within `CAUSE_CHAPTERS` — 甲杀乙: 乙
+    poisoning 甲's brother two chapters earlier, a scene 甲 was not at."""
+    lead = lead_up(ctx, pair, act)
+    if lead:
+        return lead
+
+    def near(e: Event) -> bool:
+        return e.order < act.order and act.chapter - e.chapter <= CAUSE_CHAPTERS
+
+    shared = pair.scenes_of_both()  # not the scenes a relation only cites
+    acted_on = [record.target] if isinstance(record, Relation) and record.directed \
+        else [pair.a.id, pair.b.id]
+    found: dict[str, Event] = {}
+    for pid, timeline in ctx.g.timelines.items():
+        events = [e for e in timeline.events if near(e)]
+        found.update({e.id: e for e in events if e.id in shared})
+        if pid in acted_on:
+            turning = [e for e in events if e.turning_point and e.id not in shared]
+            found.update({e.id: e for e in turning[-CAUSE_EVENTS:]})
+    return sorted(found.values(), key=lambda e: e.order)[-(CAUSE_EVENTS + 1):]
+
+
+LEAD_UP_CHAPTERS = 1
+"""The lead-up to an act is looked for in its chapter and this many before it."""
+
+
+def lead_up(ctx: Ctx, pair: Pair, act: Event) -> list[Event]:
+    """When a scene just before the act (its chapter or the one before) that neither of the two
+    takes part in has a title naming one of them — a plan made about them (丙荐乙) — the last
+    `CAUSE_EVENTS` + 1 curated scenes there that one of them is in or that are such a plan;
+    otherwise none (a summary naming them in passing is no plan)."""
+    ids = {pair.a.id, pair.b.id}
+    names = [n for pid in ids for n in map(to_simplified, ctx.people.people[pid].all_names)
+             if len(n) >= 2]
+    lead = []
+    for chapter in range(act.chapter - LEAD_UP_CHAPTERS, act.chapter + 1):
+        for event in ctx.g.chapter_events.get(chapter, ()):
+            if event.order >= act.order or event.origin != "curated":
+                continue
+            taking_part = any(p.person in ids for p in event.participants)
+            if taking_part or any(n in event.title for n in names):
+                lead.append((taking_part, event))
+    lead = lead[-(CAUSE_EVENTS + 1):]
+    return [] if all(taking_part for taking_part, _ in lead) else [e for _, e in lead]
+
+
+def named_act(ctx: Ctx, records: Sequence[Record]) -> Record | None:
+    """When the question's only content is the act between the two (甲为什么杀了乙: no word of
+    two characters to weigh), the pair's relation whose label names that act, else the first
+    shared event whose title does."""
+    acts = asked_acts(ctx)
+    if not acts:
+        return None
+    for kind in (Relation, Event):
+        for record in records:
+            said = record.label if isinstance(record, Relation) else getattr(record, "title", "")
+            if isinstance(record, kind) and acts & set(said):
+                return record
+    return None
+
+
+def compose_whether(ctx: Ctx) -> Draft:
+    """Whether something passed between two people (甲有没有娶乙为妻): answered only when one
+    of their records holds what is asked; else the book does not say so."""
+    g = ctx.g
+    records: list[Record] = [r for r in g.plan_records if isinstance(r, Event | Relation)]
+    top = best_record(ctx, ctx.weights(), records)
+    reason = not_stated(ctx.plan, top[0] if top else 0.0)
+    if reason or top is None:
+        return Draft("insufficient", "", (reason or "书中没有写这件事") + "。")
+    w = Writer()
+    w.add(f"书中写了：{account_of(ctx, top[1])}", record_quote(top[1]))
+    return w.draft()
+
+
