@@ -616,3 +616,11 @@ def test_an_attribute_of_a_person_comes_from_their_profile_or_introduction(
     r = service.ask(AskRequest(question=question))
     assert r.status == "answered" and r.answer.startswith(lead), r.answer.splitlines()[0]
     assert all(q.located for q in r.quotes)
+
+
+def test_the_relation_a_pair_question_asks_about_comes_first(service: AskService) -> None:
+    """王英和扈三娘是怎么成亲的 began with her capturing him (their first scene); the marriage the
+    question asks about (成亲 → 夫妻) now comes first, then the rest of their story."""
+    r = service.ask(AskRequest(question="王英和扈三娘是怎么成亲的"))
+    assert r.answer.startswith("扈三娘与王英：夫妻（第50回起）"), r.answer.splitlines()[0]
+    assert all(q.located for q in r.quotes)

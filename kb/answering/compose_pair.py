@@ -78,6 +78,10 @@ def compose_pair(ctx: Ctx, began: bool = False) -> Draft:
     labels = "、".join(dict.fromkeys(r.label for r in relations))
     first = first_event(pair)
     w = Writer()
+    asked = asked_relation(ctx, relations)
+    if asked is not None:  # 甲和乙是怎么成亲的: that relation (with its first quote) answers first
+        line, quote = relation_line(ctx, pair, asked)
+        w.add(line.removeprefix("· "), quote)
     lead = f"{a}与{b}：{labels}。" if labels else f"{a}与{b}："
     met = pair.first_met
     start = first.chapter if first is not None else met.chapter if met is not None else None
@@ -103,8 +107,9 @@ def compose_pair(ctx: Ctx, began: bool = False) -> Draft:
     else:
         w.add(lead)
     for rel in relations:
-        line, quote = relation_line(ctx, pair, rel)
-        w.add(line, quote)
+        if rel is not asked:
+            line, quote = relation_line(ctx, pair, rel)
+            w.add(line, quote)
     key = set(pair.key_events)
     events = [e for e in pair.shared_events if e.id in key] or pair.shared_events[:1]
     if events:
@@ -120,6 +125,17 @@ def compose_pair(ctx: Ctx, began: bool = False) -> Draft:
     if left_events or left_relations:
         w.add(f"（另有 {'、'.join(x for x in left if x)}，`kbx pair {a} {b} --all` 可查看全部）")
     return w.draft()
+
+
+def asked_relation(ctx: Ctx, relations: Sequence[RelationView]) -> RelationView | None:
+    """The relation a pair question asks about by its content words (成亲 → 夫妻): the first
+    whose label or account holds a focus word or the novel's wording of one."""
+    words = [w for f in ctx.plan.focus for w in (f, *ctx.g.profile.wordings.get(f, ()))
+             if len(w) >= 2]
+    if not words:
+        return None
+    return next((r for r in relations
+                 if any(w in r.label or w in r.description for w in words)), None)
 
 
 CAUSE_MARKS = ("因", "为", "替", "不平", "要挟", "妒", "嫉", "恨", "怕", "恐", "报仇", "陷害", "诬", "逼")
