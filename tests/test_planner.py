@@ -189,3 +189,12 @@ def test_a_chapter_story_is_decided_in_the_plan(index: PeopleIndex, question: st
 def test_of_three_people_the_pair_is_one_from_each_side(index: PeopleIndex, question: str,
                                                         pair: list[str]) -> None:
     assert plan_for_question(question, index).names == pair
+
+
+@pytest.mark.parametrize(("question", "attribute"), [
+    ("李逵是哪里人", "home"), ("林冲长什么样", "looks"), ("燕青有什么本事", "gifts"),
+    ("林冲和鲁智深是哪里人", None),  # of one person only
+])
+def test_an_attribute_is_decided_in_the_plan(index: PeopleIndex, question: str,
+                                             attribute: str | None) -> None:
+    assert plan_for_question(question, index).detail.attribute == attribute

@@ -29,7 +29,6 @@ from collections.abc import Callable, Mapping, Sequence
 from core.text import is_cjk, normalize, to_simplified
 from ingest.chunking import chunk_id as block_id_of
 from kb.answering.answer_models import StageNote
-from kb.answering.attributes import asked_attribute
 from kb.answering.compose_pair import (
     CAUSE_CHAPTERS,
     CAUSE_EVENTS,
@@ -167,10 +166,10 @@ def _compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
     if detail.weapon:
         return compose_weapons(ctx)  # 甲用什么兵器: the weapon states, never a stray battle line
     if len(plan.person_ids) == 1 and plan.kind == "open" \
-            and asked_attribute(to_simplified(question)) is not None:
+            and detail.attribute is not None:
         # 甲是哪里人, 甲有什么本事: the profile's clauses, or the introduction's; else the
         # records and passages (never a list of deeds whose titles share a character)
-        return compose_attribute(ctx, question) or compose_fact(ctx)
+        return compose_attribute(ctx) or compose_fact(ctx)
     if plan.kind == "pair" and g.pair is not None and (g.pair.relations or g.pair.shared_events):
         if detail.meeting and plan.asks in ("where", "when", "chapter"):  # 甲在哪里遇到乙
             return _with_passages(compose_pair(ctx, began=True), ctx)
@@ -198,7 +197,7 @@ def _compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
         return compose_journey(g, after)
     if plan.asks in ("name", "what") and len(plan.person_ids) == 1 and not detail.whom \
             and not any(k in to_simplified(question) for k in KIN_WORDS) \
-            and asked_attribute(to_simplified(question)) is None \
+            and detail.attribute is None \
             and (owned := owned_things(ctx, plan.person_ids[0])):  # not 甲的管家: he is the answer
         return compose_owned(ctx, plan.person_ids[0], owned)  # 甲的马叫什么, 甲会什么法术
     if (plan.asks == "identity" or plan.asks == "name" and not plan.focus) \

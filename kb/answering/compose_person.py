@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from core.text import to_simplified
 from ingest.chunking import chunk_id as block_id_of
 from kb.answering.attributes import MARKS as ATTRIBUTE_MARKS
-from kb.answering.attributes import NAMELESS, ROSTER, asked_attribute, telling_clauses
+from kb.answering.attributes import NAMELESS, ROSTER, telling_clauses
 from kb.answering.drafting import (
     ROLE_FORM_CHARS,
     Ctx,
@@ -165,11 +165,11 @@ DEEDS_SPREAD = 3
 MAX_DEEDS = 6
 
 
-def compose_attribute(ctx: Ctx, question: str) -> Draft | None:
+def compose_attribute(ctx: Ctx) -> Draft | None:
     """One attribute of a person (kb.answering.attributes): the profile clauses that tell it,
     then the passages the person's record comes from; None when the question asks none or the
     profile does not tell it."""
-    attribute = asked_attribute(to_simplified(question))
+    attribute = ctx.plan.detail.attribute
     if attribute is None:
         return None
     person = ctx.people.people[ctx.plan.person_ids[0]]

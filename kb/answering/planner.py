@@ -44,6 +44,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from core.text import is_cjk, normalize, normalize_with_offsets
+from kb.answering.attributes import asked_attribute
 from kb.answering.joining import asked_band
 from kb.answering.numerals import chapter_number
 from kb.answering.weapons import asks_weapon
@@ -221,6 +222,9 @@ class AskDetail:
     number for that act, not another the scene counts (the coins cut in the same passage)."""
     chapter_told: int | None = None
     """第N回讲了什么: the chapter whose story is asked (its summary and scenes answer)."""
+    attribute: str | None = None
+    """甲是哪里人, 甲长什么样: the attribute of one person asked (kb.answering.attributes), which
+    their profile or introduction answers."""
     after_band: str | None = None
     """甲上梁山以后做了什么: what came after joining the band (its place as asked, "" when none
     is named); the joining itself (`joining`) is not asked."""
@@ -421,6 +425,7 @@ def _detail_of_kind(text: str, asks: Ask, ids: Sequence[str], focus: Sequence[st
         death=asks in ("when", "chapter") and one and any(w in text for w in DEATH_WORDS)
         and all(any(d in w for d in DEATH_WORDS) for w in focus),
         chapter_told=_chapter_told(text),
+        attribute=asked_attribute(text) if one else None,
         weapon=len(ids) in (1, 2) and asks in WEAPON_ASKS and not detail.material
         and asks_weapon(text),
         joining=asked_band(text) if one and asks not in NOT_JOINING_ASKS
