@@ -624,3 +624,17 @@ def test_the_relation_a_pair_question_asks_about_comes_first(service: AskService
     r = service.ask(AskRequest(question="王英和扈三娘是怎么成亲的"))
     assert r.answer.startswith("扈三娘与王英：夫妻（第50回起）"), r.answer.splitlines()[0]
     assert all(q.located for q in r.quotes)
+
+
+def test_who_died_in_a_campaign(service: AskService) -> None:
+    """征方腊时谁死了 named two of 方腊's officers; now the heroes whose death state falls in the
+    campaign's chapters, in book order, and how many others fell."""
+    r = service.ask(AskRequest(question="征方腊时谁死了？"))
+    lead = r.answer.splitlines()[0]
+    assert lead.startswith("征方腊期间（第110–119回）死去的好汉：焦挺（第111回）"), lead
+    assert "张顺（第114回）" in lead and "另有" in lead and all(q.located for q in r.quotes)
+
+
+def test_a_weapon_held_before_a_campaign_is_still_held_in_it(service: AskService) -> None:
+    r = service.ask(AskRequest(question="征辽时林冲用什么兵器"))
+    assert r.answer.startswith("林冲使的兵器：丈八蛇矛（第48回）"), r.answer.splitlines()[0]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from kb.knowledge.models import Person, Record, Relation
+from kb.knowledge.models import Person, Record, Relation, State
 from kb.knowledge.profile import WHILE, Arc
 from kb.knowledge.views import Journey, Timeline
 
@@ -28,8 +28,15 @@ def within(records: Sequence[Record], arc: Arc) -> list[Record]:
 
 
 def timeline_within(timeline: Timeline, arc: Arc) -> Timeline:
+    """The events and states of the arc's chapters, and what the person holds then (a weapon
+    got before the campaign is still theirs in it)."""
     return Timeline(timeline.person, [e for e in timeline.events if arc.holds(e.chapter)],
-                    [s for s in timeline.states if arc.holds(s.chapter)])
+                    [s for s in timeline.states if arc.holds(s.chapter) or _held(s, arc)])
+
+
+def _held(state: State, arc: Arc) -> bool:
+    return state.kind == "possession" and state.chapter <= arc.last \
+        and (state.until_chapter is None or state.until_chapter >= arc.first)
 
 
 def journey_within(journey: Journey, arc: Arc) -> Journey:

@@ -32,8 +32,8 @@ MARKS: dict[str, re.Pattern[str]] = {
                         r"裁缝|屠户|卖|开[^，。]{0,4}店|巡检|团练|制使|统制|太尉|知府)"),
     "gifts": re.compile(r"(?:善|能|会|精|擅|惯|使|无所不能|天下|绝伦|无对|无双|好武艺|水性|射|"
                         r"相扑|飞檐走壁|神行|道术|法术)"),
-    "looks": re.compile(r"(?:面[黑白红紫]|面如|面皮|身材|身长|身高|身躯|身矮|生得|生的|须|髯|环眼|"
-                        r"眉|皮肉|白肉|肌肤|貌|五短|年纪)"),
+    "looks": re.compile(r"(?:面[黑白红紫]|面如|面皮|身材|身长|身高|身躯|身矮|生得|生的|[胡虎髭]须|"
+                        r"须髯|髯|环眼|眉|皮肉|白肉|肌肤|貌|五短|年纪)"),
     "named": re.compile(r"(?:人称|称他|唤做|叫做|人都叫)"),
 }
 """Attribute → what a profile clause (or a sentence introducing the person) that tells it holds."""

@@ -50,9 +50,11 @@ from kb.answering.compose_person import (
     scenes_at_place,
 )
 from kb.answering.compose_story import (
+    asks_deaths,
     compose_arc_story,
     compose_chapter,
     compose_chapter_story,
+    compose_deaths_in_arc,
 )
 from kb.answering.coverage import Coverage, _forms, best_sentences
 from kb.answering.drafting import (
@@ -161,6 +163,9 @@ def _compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
     detail = plan.detail
     if detail.chapter_told is not None:
         return compose_chapter_story(ctx, detail.chapter_told)  # 第N回讲了什么
+    if g.arc is not None and not plan.person_ids and plan.asks == "who" and asks_deaths(plan.cleaned) \
+            and (died := compose_deaths_in_arc(ctx, g.arc)) is not None:
+        return died  # 征某时谁死了: the death states of its chapters
     if g.told_arc is not None and (told := compose_arc_story(ctx, g.told_arc)) is not None:
         return told  # 三打某庄的经过: the campaign's scenes
     if detail.weapon:

@@ -191,29 +191,38 @@ def compose_attribute(ctx: Ctx) -> Draft | None:
     return w.draft()
 
 
-INTRODUCTION_BLOCKS = (0, 1, -1)
-"""The blocks read for a person's description, from the one that first names them: it and the
-next, then the one before (a man is often described before the passage gives his name)."""
+INTRODUCTION_BLOCKS = (-1, 0, 1)
+"""The blocks read for a person's description, around the one that first names them (a man is
+often described just before the passage gives his name)."""
+DESCRIBED_BEFORE = 14
+"""A description that names no one (那官人生得…, often a verse) is theirs when a sentence that
+names them follows within this many sentences: the book describes a man, then names him."""
 
 
 def introduction(ctx: Ctx, person: Person, attribute: str) -> list[tuple[str, str]]:
-    """Up to two sentences of the passage that introduces the person (`INTRODUCTION_BLOCKS`
-    around their first source) that tell the attribute and name them, or, for looks, describe
-    whoever the passage is about (那官人生得豹头环眼 …)."""
+    """Up to two sentences, in text order, of the passage that introduces the person
+    (`INTRODUCTION_BLOCKS` around their first source) that tell the attribute and name them, or,
+    for looks, come shortly before one that names them (`DESCRIBED_BEFORE`)."""
     first = next((r for r in person.sources if r.chunk_id), None)
     block = ctx.block_of(first.chunk_id) if first and first.chunk_id else None
     if block is None:
         return []
-    marks = ATTRIBUTE_MARKS[attribute]
-    names = [n for n in map(to_simplified, person.all_names) if len(n) >= 2]
-    found: list[tuple[str, str]] = []
+    said: list[tuple[str, str, str]] = []  # (written, simplified, block id) in text order
     for offset in INTRODUCTION_BLOCKS:
         current = ctx.block_of(block_id_of(block.chapter, block.index + offset))
-        for written, simplified in sentence_pairs(current.text) if current else ():
-            if marks.search(simplified) and not ROSTER.search(simplified) \
-                    and (attribute in NAMELESS or any(n in simplified for n in names)) \
-                    and current is not None and len(found) < 2:
-                found.append((written, current.id))
-    return found
+        if current is not None:
+            said += [(w, s, current.id) for w, s in sentence_pairs(current.text)]
+    names = [n for n in map(to_simplified, person.all_names) if len(n) >= 2]
+    naming = [i for i, (_, s, _) in enumerate(said) if any(n in s for n in names)]
+    marks = ATTRIBUTE_MARKS[attribute]
+    found: list[tuple[str, str]] = []
+    for i, (written, simplified, chunk) in enumerate(said):
+        if not marks.search(simplified) or ROSTER.search(simplified):
+            continue
+        named_after = [j - i for j in naming if j >= i]
+        if i in naming or attribute in NAMELESS and named_after \
+                and min(named_after) <= DESCRIBED_BEFORE:
+            found.append((written, chunk))
+    return found[:2]
 
 

@@ -25,7 +25,7 @@ from kb.answering.expansion import expansions_for
 from kb.answering.planner import PeopleIndex, Plan, plan_for_question
 from kb.answering.record_search import KnowledgeHit, KnowledgeIndex
 from kb.knowledge.bundle import KnowledgeBundle
-from kb.knowledge.models import ChapterSummary, Event, Person, Record
+from kb.knowledge.models import ChapterSummary, Event, Person, Record, State
 from kb.knowledge.names import beside
 from kb.knowledge.profile import Arc, CorpusProfile
 from kb.knowledge.protocol import RelationProvider
@@ -91,6 +91,9 @@ class Gathered:
     arc: Arc | None = None
     summary: ChapterSummary | None = None
     """The summary of the chapter a 第N回讲了什么 names (`AskDetail.chapter_told`)."""
+    chapter_states: Mapping[int, Sequence[State]] = field(default_factory=dict)
+    """Every state of the bundle by the chapter it begins in (shared like `chapter_events`): who
+    died in a campaign is a question about everyone's states."""
     told_arc: Arc | None = None
     """The stretch of the story whose course is asked (三打某庄的经过): its scenes answer."""
     """The stretch of the story the question names (征某时), whose chapters everything above is
@@ -170,6 +173,9 @@ class EvidencePipeline:
         self._neighbors = lru_cache(maxsize=TIMELINE_CACHE)(provider.neighbors)
         self.rendered: dict[str, str] = {}
         self.summaries = {c.chapter: c for c in bundle.chapters}
+        self.chapter_states: dict[int, list[State]] = {}
+        for state in sorted(bundle.states, key=lambda s: (s.chapter, s.id)):
+            self.chapter_states.setdefault(state.chapter, []).append(state)
         self.chapter_events: dict[int, list[Event]] = {}
         for event in sorted(bundle.events, key=lambda e: e.order):
             self.chapter_events.setdefault(event.chapter, []).append(event)
@@ -270,7 +276,8 @@ class EvidencePipeline:
         return Gathered(plan, query, expansions, knowledge, plan_records, pair, journey, ranking,
                         origins, packed, verdicts, temporal, chapter, self.profile, lexical,
                         timelines, self.rendered, self.chapter_events, arc,
-                        self.summaries.get(told) if told is not None else None, told_arc)
+                        self.summaries.get(told) if told is not None else None,
+                        self.chapter_states, told_arc)
 
     def _after_death(self, question: str) -> Arc | None:
         """甲死后…: the chapters from 甲's death on (kb.answering.arcs.after_death)."""

@@ -393,7 +393,7 @@ def _asks_whom(text: str, written: Sequence[str]) -> bool:
         and not any(w in before for w in WHOM_WORDS)
 
 
-CHAPTER_NAMED = re.compile(r"第([0-9]+|[一二三四五六七八九十百零〇两]+)回")
+CHAPTER_NAMED = re.compile(r"第([0-9]+|[一二三四五六七八九十百千零〇两]+)回")
 STORY_ASK = re.compile(r"讲了?(?:的是)?什么|讲的什么|写了?(?:的是)?什么|写的什么|说了?(?:的是)?什么|"
                        r"说的什么|内容|大意|概要|梗概|概括|情节|发生了什么|讲述|讲讲|说说")
 """第N回讲了什么, 第N回的主要内容: the story of a chapter named by its number."""

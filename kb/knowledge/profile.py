@@ -52,6 +52,8 @@ class CorpusProfile(BaseModel):
         description="reader's word → the novel's words (simplified); expansions and coverage")
     titles: tuple[str, ...] = Field(
         default=(), description="forms of address that are titles, not names")
+    hero_groups: tuple[str, ...] = Field(
+        default=(), description="the groups (Person.group) of the heroes a reader follows")
     arcs: tuple[Arc, ...] = Field(
         default=(), description="stretches of the story readers name, with their chapters")
 
