@@ -507,6 +507,7 @@ def test_a_servant_or_master_is_a_relative_the_relations_name(service: AskServic
                                                               question: str, who: str) -> None:
     r = service.ask(AskRequest(question=question))
     assert r.status == "answered" and r.answer.startswith(who), r.answer.splitlines()[0]
+    assert service.pipeline.plan(question).detail.relative  # found by the kinship word
 
 
 def test_a_modal_after_why_is_part_of_the_asking(service: AskService) -> None:

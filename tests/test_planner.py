@@ -198,3 +198,4 @@ def test_of_three_people_the_pair_is_one_from_each_side(index: PeopleIndex, ques
 def test_an_attribute_is_decided_in_the_plan(index: PeopleIndex, question: str,
                                              attribute: str | None) -> None:
     assert plan_for_question(question, index).detail.attribute == attribute
+

@@ -55,7 +55,12 @@ def without_arc(question: str, arc: Arc) -> str:
 
 
 AFTER_DEATH = re.compile(r"(?:死了?|去世|身亡|阵亡|圆寂|坐化)(?:以后|之后|后)")
-DEATH_MARKS = ("死", "亡", "圆寂", "坐化")
+DIED = re.compile(r"死亡|身亡|阵亡|战死|坐化|圆寂|处斩|自缢|病死|病故|淹死|射死|杀死|毒死")
+"""What a status state says when the person died (not 死囚牢: a cell for the condemned)."""
+
+
+def is_death(state: State) -> bool:
+    return state.kind == "status" and DIED.search(state.value) is not None
 
 
 def after_death(question: str, found: Sequence[tuple[str, str]],
@@ -70,8 +75,7 @@ def after_death(question: str, found: Sequence[tuple[str, str]],
     if not named:
         return None
     pid, written = named[-1]
-    deaths = [s.chapter for s in timeline_of(pid).states
-              if s.kind == "status" and any(m in s.value for m in DEATH_MARKS)]
+    deaths = [s.chapter for s in timeline_of(pid).states if is_death(s)]
     if not deaths:
         return None
     return Arc(words=(written + said.group(0),), first=min(deaths), last=last_chapter, period="",

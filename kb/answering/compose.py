@@ -79,7 +79,7 @@ from kb.answering.drafting import (
 from kb.answering.evidence import Gathered
 from kb.answering.joining import road_to_band
 from kb.answering.numerals import numeral_value
-from kb.answering.planner import KIN_WORDS, PeopleIndex, Plan
+from kb.answering.planner import PeopleIndex, Plan
 from kb.answering.quotes import normalized_block, sentence_pairs, sentences
 from kb.answering.record_search import participants
 from kb.answering.refusals import (
@@ -201,8 +201,7 @@ def _compose(g: Gathered, block_of: BlockOf, people: PeopleIndex, question: str,
             return compose_fate(ctx, plan.person_ids[:1])
         return compose_journey(g, after)
     if plan.asks in ("name", "what") and len(plan.person_ids) == 1 and not detail.whom \
-            and not any(k in to_simplified(question) for k in KIN_WORDS) \
-            and detail.attribute is None \
+            and not detail.relative and detail.attribute is None \
             and (owned := owned_things(ctx, plan.person_ids[0])):  # not 甲的管家: he is the answer
         return compose_owned(ctx, plan.person_ids[0], owned)  # 甲的马叫什么, 甲会什么法术
     if (plan.asks == "identity" or plan.asks == "name" and not plan.focus) \

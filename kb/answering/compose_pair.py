@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.text import to_simplified
+from kb.answering.coverage import _forms
 from kb.answering.drafting import (
     MIN_RECORD_COVERAGE,
     ROLE_FORM_CHARS,
@@ -130,8 +131,7 @@ def compose_pair(ctx: Ctx, began: bool = False) -> Draft:
 def asked_relation(ctx: Ctx, relations: Sequence[RelationView]) -> RelationView | None:
     """The relation a pair question asks about by its content words (成亲 → 夫妻): the first
     whose label or account holds a focus word or the novel's wording of one."""
-    words = [w for f in ctx.plan.focus for w in (f, *ctx.g.profile.wordings.get(f, ()))
-             if len(w) >= 2]
+    words = [w for f in ctx.plan.focus for w in _forms(f, ctx.g.profile.wordings) if len(w) >= 2]
     if not words:
         return None
     return next((r for r in relations

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from core.text import to_simplified
+from kb.answering.arcs import is_death
 from kb.answering.compose_person import (
     DEEDS_SPREAD,
 )
@@ -79,8 +80,6 @@ def compose_chapter(ctx: Ctx) -> Draft:
     return w.draft()
 
 
-DIED = re.compile(r"死亡|身亡|阵亡|战死|坐化|圆寂|处斩|自缢|病死|病故|淹死|射死|杀死|毒死")
-"""A status state that says the person died (not 死囚牢: a cell for the condemned)."""
 DEATHS_ASKED = ("死", "亡", "牺牲", "丧命", "殒命", "坐化", "圆寂")
 MAX_DEATHS = 24
 """How many deaths of a campaign are named; the rest are counted."""
@@ -97,24 +96,18 @@ def compose_deaths_in_arc(ctx: Ctx, arc: Arc) -> Draft | None:
     """Who died in a named stretch of the story: the people whose death state begins in its
     chapters, in book order, each with the chapter and how; None when the records hold none."""
     deaths = [s for c in range(arc.first, arc.last + 1) for s in ctx.g.chapter_states.get(c, ())
-              if s.kind == "status" and DIED.search(s.value)
-              and s.person != arc.person]
+              if is_death(s) and s.person != arc.person]
     if not deaths:
         return None
     groups = ctx.g.profile.hero_groups
     heroes = [s for s in deaths if ctx.people.people[s.person].group in groups]
     others = [s for s in deaths if s not in heroes]
+    shown = heroes or others  # the heroes the reader follows first, then how many others fell
+    said = "、".join(f"{ctx.name(s.person)}（第{s.chapter}回）" for s in shown[:MAX_DEATHS])
+    more = f"等{len(shown)}人" if len(shown) > MAX_DEATHS else f"，共{len(shown)}人"
+    rest = f"；另有{len(others)}人（对手、官员等）" if heroes else ""
     w = Writer()
-    if heroes:  # the heroes the reader follows first, then how many others fell
-        said = "、".join(f"{ctx.name(s.person)}（第{s.chapter}回）" for s in heroes[:MAX_DEATHS])
-        more = f"等{len(heroes)}人" if len(heroes) > MAX_DEATHS else f"，共{len(heroes)}人"
-        w.add(f"{arc.when}死去的好汉：{said}{more}；另有{len(others)}人（对手、官员等）。")
-        shown = heroes
-    else:
-        said = "、".join(f"{ctx.name(s.person)}（第{s.chapter}回）" for s in others[:MAX_DEATHS])
-        more = f"等{len(others)}人" if len(others) > MAX_DEATHS else f"，共{len(others)}人"
-        w.add(f"{arc.when}死去的：{said}{more}。")
-        shown = others
+    w.add(f"{arc.when}死去的{'好汉' if heroes else ''}：{said}{more}{rest}。")
     for state in shown[:CHAPTER_SCENES]:
         w.add(f"· {ctx.name(state.person)}：{state.value}，{short(state.description)}",
               record_quote(state))

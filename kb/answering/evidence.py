@@ -13,6 +13,7 @@ from functools import lru_cache
 from core.errors import NotFound
 from core.text import normalize
 from kb.answering.arcs import (
+    AFTER_DEATH,
     after_death,
     in_arc,
     journey_within,
@@ -230,10 +231,11 @@ class EvidencePipeline:
 
     def gather(self, question: str, retriever: Retriever, options: SearchOptions,
                previous: Sequence[str] = (), knowledge_budget: int | None = None) -> Gathered:
-        arc = self.profile.arc_of(normalize(question)) or self._after_death(question)
-        told_arc = self.profile.arc_named(normalize(question)) \
-            if arc is None and EPISODE_ASK.search(normalize(question)) else None
-        plan = self.plan(without_arc(normalize(question), arc) if arc else question, previous)
+        text = normalize(question)
+        arc = self.profile.arc_of(text) or self._after_death(text)
+        told_arc = self.profile.arc_of(text, as_when=False) \
+            if arc is None and EPISODE_ASK.search(text) else None
+        plan = self.plan(without_arc(text, arc) if arc else question, previous)
         persons = [self.people.people[pid] for pid in plan.person_ids]
         named = [(self.people.people[pid], written) for pid, written in self.people.find(question)]
         expansions = expansions_for(question, named, self.profile.wordings, self.expansion)
@@ -279,9 +281,11 @@ class EvidencePipeline:
                         self.summaries.get(told) if told is not None else None,
                         self.chapter_states, told_arc)
 
-    def _after_death(self, question: str) -> Arc | None:
-        """甲死后…: the chapters from 甲's death on (kb.answering.arcs.after_death)."""
-        text = normalize(question)
+    def _after_death(self, text: str) -> Arc | None:
+        """甲死后…: the chapters from 甲's death on (kb.answering.arcs.after_death); the people are
+        looked up only in a question that says so."""
+        if AFTER_DEATH.search(text) is None:
+            return None
         try:
             return after_death(text, [(p, normalize(w)) for p, w in self.people.find(text)],
                                self._timeline,

@@ -222,6 +222,9 @@ class AskDetail:
     number for that act, not another the scene counts (the coins cut in the same passage)."""
     chapter_told: int | None = None
     """第N回讲了什么: the chapter whose story is asked (its summary and scenes answer)."""
+    relative: bool = False
+    """A person of the plan stands for a relative the question names by a kinship word (甲的管家 →
+    乙): the kinship word is how they were found, not a thing asked about."""
     attribute: str | None = None
     """甲是哪里人, 甲长什么样: the attribute of one person asked (kb.answering.attributes), which
     their profile or introduction answers."""
@@ -471,7 +474,8 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
     """Decide the kind and the people of a question (rules in the module docstring)."""
     simplified = asked_form(question)
     unresolved: list[str] = []
-    found = _kin(question, people.find(question), kin_of, unresolved)
+    named = people.find(question)
+    found = _kin(question, named, kin_of, unresolved)
     ids = list(dict.fromkeys(pid for pid, _ in found))
     follow_up = False
     if not ids and previous and _has_any(simplified, FOLLOW_UP_WORDS):
@@ -509,6 +513,8 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
                                                for _, written in found):
         asks = "identity"  # 甲嫁给了谁: the relative the plan resolved is the one asked for
     detail = _detail_of_kind(simplified, asks, ids, focus, [w for _, w in found], detail)
+    if found != named:  # 甲的管家: the plan's person is 甲's relative, found by the kinship word
+        detail = replace(detail, relative=True)
     return Plan(kind, ids, names, cleaned, follow_up, asks, moment, focus, detail,
                 tuple(unresolved))
 

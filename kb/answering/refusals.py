@@ -26,6 +26,7 @@ from kb.answering.planner import (
     NAME_KINDS,
     PEOPLE_UNITS,
     PERSON_CHARS,
+    UNITS,
     PeopleIndex,
     Plan,
     dangling_reference,
@@ -148,7 +149,7 @@ NUMBER = f"[{NUMERAL}]+(?:单[{NUMERAL}]+)?"
 """A numeral as the book writes it; 单 joins hundreds and units (一百单八, 三百单五)."""
 
 
-MEASURE_WORDS = CURRENCY + "斤里碗只个位员人匹头口把条枝件座"
+MEASURE_WORDS = "".join(sorted(UNITS | set(CURRENCY)))
 """The measure word a numeral keeps when the question names none (要价多少 → 三千贯, not 三千)."""
 
 

@@ -57,17 +57,13 @@ class CorpusProfile(BaseModel):
     arcs: tuple[Arc, ...] = Field(
         default=(), description="stretches of the story readers name, with their chapters")
 
-    def arc_named(self, simplified_question: str) -> Arc | None:
-        """The stretch of the story a question names anywhere (三打某庄的经过), by its longest word."""
-        named = [(len(w), arc) for arc in self.arcs for w in arc.words if w in simplified_question]
-        return max(named, key=lambda x: x[0])[1] if named else None
-
-    def arc_of(self, simplified_question: str) -> Arc | None:
-        """The stretch of the story a question names as its when (征某时, 征某期间: the
-        campaign's chapters), by the longest of the readers' words it holds before a word of time
-        (`WHILE`); a campaign that is what the question asks about (为什么要打某庄) is no when."""
+    def arc_of(self, simplified_question: str, as_when: bool = True) -> Arc | None:
+        """The stretch of the story a question names, by the longest of the readers' words it
+        holds: `as_when`, only before a word of time (`WHILE`: 征某时, 征某期间 — a campaign that
+        is what the question asks about, 为什么要打某庄, is no when); else anywhere (三打某庄的经过)."""
         named = [(len(w), arc) for arc in self.arcs for w in arc.words
-                 if re.search(f"{re.escape(w)}{WHILE}", simplified_question)]
+                 if (re.search(f"{re.escape(w)}{WHILE}", simplified_question) if as_when
+                     else w in simplified_question)]
         return max(named, key=lambda x: x[0])[1] if named else None
 
     @property
