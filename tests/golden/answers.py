@@ -19,6 +19,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).resolve().parent / "answers.jsonl"
 EVAL_DIRS = (ROOT / "eval" / "questions",)
+UNSEEN = ("heldout3_",)
+"""Held-out files not yet measured: their answers stay out of the golden file (its diff would show
+them to whoever tunes the answerer before the one measurement)."""
 TESTS = ROOT / "tests"
 ASKING = re.compile(r"[谁什么哪為为何怎几幾吗嗎呢多少？?]|是否|有没有|有沒有|讲讲|講講|说说|說說|介绍|介紹")
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -29,6 +32,8 @@ def eval_questions() -> Iterator[tuple[str, str]]:
     """(source, question) for every line of the eval question files."""
     for directory in EVAL_DIRS:
         for path in sorted(directory.glob("*.jsonl")):
+            if path.name.startswith(UNSEEN):
+                continue
             for line in path.read_text(encoding="utf-8").splitlines():
                 if line.strip():
                     q = json.loads(line)
