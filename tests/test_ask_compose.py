@@ -14,9 +14,9 @@ from core.settings import DEFAULT_BUNDLE, Settings
 from core.text import normalize
 from kb.answering.answer_eval import evaluate_answers, lead_of
 from kb.answering.answer_models import AskRequest, AskResponse
-from kb.answering.planner import FRAME_WORDS
 from kb.answering.service import AskService
 from kb.knowledge.bundle import load_bundle
+from kb.knowledge.language import language
 from providers.memory import MemoryProvider
 from retrieval.corpus import Corpus
 from retrieval.questions import Question
@@ -139,7 +139,7 @@ def test_refusals_never_name_a_frame_word_as_missing(service: AskService) -> Non
             continue
         missing = (r.reason or "").split("“")[1:]  # the quoted words a coverage refusal names
         for word in (m.split("”")[0] for m in missing):
-            assert word not in FRAME_WORDS, (q["id"], r.reason)
+            assert word not in language().words_of("frame"), (q["id"], r.reason)
             assert not any(normalize(word) == normalize(n) for pid in r.plan.person_ids
                            for n in service.pipeline.people.people[pid].all_names), q["id"]
 

@@ -600,8 +600,8 @@ def test_where_or_when_an_act_between_two_happened(service: AskService, question
 
 
 def test_a_count_keeps_the_books_measure_word() -> None:
-    from kb.answering.planner import UNITS
-    assert {"卷", "封", "句"} <= UNITS  # 几卷天书 → 三卷, not 三
+    from kb.knowledge.language import language
+    assert set("卷封句") <= set(language().chars.units)  # 几卷天书 → 三卷, not 三
 
 
 @pytest.mark.parametrize(("question", "lead"), [

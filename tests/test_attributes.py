@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kb.answering.attributes import asked_attribute, telling_clauses
+from kb.answering.attributes import telling_clauses
+from kb.answering.details import asked_attribute
 
 PROFILE = ("石碣天文天罡星第99位，上应天甲星，绰号“甲虎”；梁山泊排座次居第99位，职司步军头领。"
            "某州某县人，面黑身矮，善使双刀，人称甲虎，原是本县押司。")
@@ -24,4 +25,5 @@ def test_the_asked_attribute(question: str, attribute: str | None) -> None:
 ])
 def test_the_profile_clauses_that_tell_it_never_the_roster(attribute: str,
                                                            clauses: list[str]) -> None:
-    assert telling_clauses([PROFILE], attribute) == clauses
+    roster = ("上应", "排座次", "石碣", "职司", "绰号“")  # a book profile's roster_marks
+    assert telling_clauses([PROFILE], attribute, roster) == clauses

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from core.settings import DEFAULT_BUNDLE
-from kb.answering.planner import PeopleIndex, plan_for_question
+from kb.answering.people_index import PeopleIndex
+from kb.answering.planner import plan_for_question
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.profile import read_profile
 
@@ -114,9 +115,9 @@ def test_names_nicknames_and_frame_words_are_never_focus(index: PeopleIndex, que
 def test_words_are_cut_in_a_fixed_order() -> None:
     """Same-length words used to come in a set's order, which changes from one process to the
     next: 是什么人 lost 什么人 or 是什么 depending on the run."""
-    from kb.answering.planner import _strip_words
+    from kb.answering.wording import strip_words
 
-    assert _strip_words("是什么人", ["什么人", "是什么"]) == _strip_words("是什么人", ["是什么", "什么人"])
+    assert strip_words("是什么人", ["什么人", "是什么"]) == strip_words("是什么人", ["是什么", "什么人"])
 
 
 @pytest.mark.parametrize(("question", "flag"), [
@@ -133,9 +134,11 @@ def test_kinds_answered_their_own_way_are_decided_in_the_plan(index: PeopleIndex
 
 def test_the_actor_asked_is_not_whom() -> None:
     """谁杀了甲 and 甲被谁杀 ask who acted; only 甲杀了谁 asks whom 甲 acted on."""
-    from kb.answering.planner import _asks_whom
-    assert _asks_whom("李逵杀了谁", ["李逵"])
-    assert not _asks_whom("谁杀了李逵", ["李逵"]) and not _asks_whom("李逵被谁杀了", ["李逵"])
+    from kb.answering.details import _asks_whom
+    from kb.knowledge.language import language
+    lang = language()
+    assert _asks_whom("李逵杀了谁", ["李逵"], lang)
+    assert not _asks_whom("谁杀了李逵", ["李逵"], lang) and not _asks_whom("李逵被谁杀了", ["李逵"], lang)
 
 
 @pytest.mark.parametrize(("question", "band"), [

@@ -20,6 +20,10 @@ class PlanView(BaseModel):
         default=None, description="the question asks how the story began or how it ended")
     focus: list[str] = Field(default_factory=list,
                              description="the question's content words: what the evidence must hold")
+    kinds: list[str] = Field(default_factory=list,
+                             description="the question kinds that may answer, in priority order "
+                                         "(kb.answering.kinds); the trace's answered_by says "
+                                         "which one did")
 
 
 class Citation(BaseModel):

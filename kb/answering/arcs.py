@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from kb.knowledge.language import language
 from kb.knowledge.models import Person, Record, Relation, State
 from kb.knowledge.profile import WHILE, Arc
 from kb.knowledge.views import Journey, Timeline
@@ -54,13 +55,10 @@ def without_arc(question: str, arc: Arc) -> str:
     return question
 
 
-AFTER_DEATH = re.compile(r"(?:死了?|去世|身亡|阵亡|圆寂|坐化)(?:以后|之后|后)")
-DIED = re.compile(r"死亡|身亡|阵亡|战死|坐化|圆寂|处斩|自缢|病死|病故|淹死|射死|杀死|毒死")
-"""What a status state says when the person died (not 死囚牢: a cell for the condemned)."""
-
-
 def is_death(state: State) -> bool:
-    return state.kind == "status" and DIED.search(state.value) is not None
+    """A status state that says the person died (the language's `died` words: not 死囚牢, a cell
+    for the condemned)."""
+    return state.kind == "status" and any(w in state.value for w in language().words_of("died"))
 
 
 def after_death(question: str, found: Sequence[tuple[str, str]],
@@ -68,7 +66,7 @@ def after_death(question: str, found: Sequence[tuple[str, str]],
     """甲死后谁当了寨主: from the chapter of 甲's death (his status state) to the end, named by
     the words that say it (甲死后); None when the question says no such thing or the records
     hold no death of the one named just before it. `found`: (person id, name as written)."""
-    said = AFTER_DEATH.search(question)
+    said = language().patterns.after_death.search(question)
     if said is None:
         return None
     named = [(pid, written) for pid, written in found if question.endswith(written, 0, said.start())]

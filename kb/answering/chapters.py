@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from core.text import to_simplified
-from kb.answering.planner import CHAPTER_ASK
+from kb.knowledge.language import language
 from retrieval.analyzers import clean_query, ngram_terms
 from retrieval.bm25 import lucene_idf
 
@@ -36,7 +36,9 @@ class ChapterTitles:
         """The chapter whose title best matches a which-chapter question (the plan decides that
         it is one: `Plan.asks == "chapter"`), else None."""
         text = to_simplified(question)
-        asked = {g for g in ngram_terms(clean_query(CHAPTER_ASK.sub(" ", text))) if len(g) == 2}
+        for word in language().words_of("asks_chapter"):
+            text = text.replace(word, " ")
+        asked = {g for g in ngram_terms(clean_query(text)) if len(g) == 2}
         best: ChapterMatch | None = None
         for number, grams in self._grams.items():
             shared = asked & grams

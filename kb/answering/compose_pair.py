@@ -7,24 +7,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.text import to_simplified
-from kb.answering.coverage import _forms
+from core.text import normalize, to_simplified
+from kb.answering.coverage import _forms, best_sentences
 from kb.answering.drafting import (
     MIN_RECORD_COVERAGE,
-    ROLE_FORM_CHARS,
     Ctx,
     Draft,
     Writer,
     account_of,
     asked_acts,
     best_record,
+    cite,
     first_quote,
     record_quote,
+    role_form_chars,
     short,
 )
-from kb.answering.refusals import (
-    not_stated,
-)
+from kb.answering.refusals import not_stated
+from kb.knowledge.language import language
 from kb.knowledge.models import Event, Record, Relation
 from kb.knowledge.views import EventView, Pair, RelationView
 
@@ -34,6 +34,12 @@ CAUSE_CHAPTERS = 8
 MAX_PAIR_RELATIONS = 6
 GENERIC_TYPES = frozenset({"acquaintance", "colleague", "ally"})
 """Relation types that say little; listed after the specific ones."""
+
+
+def has_story(ctx: Ctx) -> bool:
+    """The two have relations or shared events on record: else no pair answer is given."""
+    pair = ctx.g.pair
+    return pair is not None and bool(pair.relations or pair.shared_events)
 
 
 def relation_line(ctx: Ctx, pair: Pair, rel: RelationView) -> tuple[str, tuple[str, str] | None]:
@@ -131,15 +137,13 @@ def compose_pair(ctx: Ctx, began: bool = False) -> Draft:
 def asked_relation(ctx: Ctx, relations: Sequence[RelationView]) -> RelationView | None:
     """The relation a pair question asks about by its content words (成亲 → 夫妻): the first
     whose label or account holds a focus word or the novel's wording of one."""
-    words = [w for f in ctx.plan.focus for w in _forms(f, ctx.g.profile.wordings) if len(w) >= 2]
+    words = [w for f in ctx.plan.focus for w in _forms(f, ctx.book.profile.wordings) if len(w) >= 2]
     if not words:
         return None
     return next((r for r in relations
                  if any(w in r.label or w in r.description for w in words)), None)
 
 
-CAUSE_MARKS = ("因", "为", "替", "不平", "要挟", "妒", "嫉", "恨", "怕", "恐", "报仇", "陷害", "诬", "逼")
-"""Words by which a record's account gives a reason, not only the act (乙拿住书信要挟甲)."""
 
 
 def compose_pair_why(ctx: Ctx) -> Draft:
@@ -160,7 +164,8 @@ def compose_pair_why(ctx: Ctx) -> Draft:
     anchor = act_event(ctx, record, weights)
     causes = causes_of(ctx, pair, record, anchor) if anchor is not None else []
     account = account_of(ctx, record)
-    if causes and not any(mark in account for mark in CAUSE_MARKS):
+    # the language's cause marks: a record's account gives a reason, not only the act (要挟)
+    if causes and not any(mark in account for mark in language().words_of("cause_marks")):
         # the record tells the act only: the cause first, then what followed, then the act
         first, *rest = causes
         w.add(f"原因：第{first.chapter}回 {first.title}——{short(first.summary, 90)}",
@@ -186,7 +191,7 @@ def pair_act_event(ctx: Ctx) -> Event | None:
     of the scenes their relation whose label holds the act (杀死, 救命) cites, the one that tells
     the relation's first quote (the act itself), else the first whose title holds the act, else
     the first; without such a relation, their first shared event whose title holds it."""
-    acts = asked_acts(ctx) - ROLE_FORM_CHARS
+    acts = asked_acts(ctx) - role_form_chars()
     if not acts:
         return None
     records = ctx.g.plan_records
@@ -275,7 +280,7 @@ def lead_up(ctx: Ctx, pair: Pair, act: Event) -> list[Event]:
              if len(n) >= 2]
     lead = []
     for chapter in range(act.chapter - LEAD_UP_CHAPTERS, act.chapter + 1):
-        for event in ctx.g.chapter_events.get(chapter, ()):
+        for event in ctx.book.chapter_events.get(chapter, ()):
             if event.order >= act.order or event.origin != "curated":
                 continue
             taking_part = any(p.person in ids for p in event.participants)
@@ -314,3 +319,16 @@ def compose_whether(ctx: Ctx) -> Draft:
     return w.draft()
 
 
+def with_passages(draft: Draft, ctx: Ctx) -> Draft:
+    """A pair question that also asks something specific gets the sentences that answer it."""
+    weights = ctx.weights()
+    best = [b for b in best_sentences(ctx.g.packed, ctx.block_of, weights, ctx.book.profile.wordings,
+                                      limit=2) if b[0] >= MIN_RECORD_COVERAGE]
+    if draft.status != "answered" or not weights or not best:
+        return draft
+    quoted = [normalize(q[0]) for q in draft.quotes]
+    fresh = [(s, c) for _, s, c in best if not any(q in normalize(s) for q in quoted)]
+    if fresh:
+        draft.answer += "\n相关原文：\n" + "\n".join(f"· {cite(q)}" for q in fresh)
+        draft.quotes += fresh
+    return draft

@@ -9,16 +9,15 @@ from collections.abc import Sequence
 
 from core.text import to_simplified
 from ingest.chunking import chunk_id as block_id_of
-from kb.answering.attributes import MARKS as ATTRIBUTE_MARKS
-from kb.answering.attributes import NAMELESS, ROSTER, telling_clauses
+from kb.answering.attributes import NAMELESS, is_roster, telling_clauses
 from kb.answering.drafting import (
-    ROLE_FORM_CHARS,
     Ctx,
     Draft,
     Writer,
     asked_acts,
     headline_names,
     record_quote,
+    role_form_chars,
     short,
 )
 from kb.answering.joining import joined_at
@@ -26,6 +25,7 @@ from kb.answering.quotes import sentence_pairs
 from kb.answering.weapons import weapon_states
 from kb.knowledge.importance import spread_pick
 from kb.knowledge.journey import event_score
+from kb.knowledge.language import language
 from kb.knowledge.models import Event, Person, State
 from kb.knowledge.profile import Arc
 
@@ -62,7 +62,7 @@ def asked_deeds(ctx: Ctx, person_id: str) -> list[Event]:
     holds it (or the book's word for it: 偷 → 盗) and names the person, else those where the
     person's own role holds it."""
     timeline = ctx.g.timelines.get(person_id)
-    acts = asked_acts(ctx) - ROLE_FORM_CHARS
+    acts = asked_acts(ctx) - role_form_chars()
     if timeline is None or not acts:
         return []
     names = [n for n in map(to_simplified, ctx.all_names) if len(n) >= 2]
@@ -76,7 +76,7 @@ def owned_things(ctx: Ctx, person_id: str) -> list[State]:
     甲的马叫什么 in 踢雪乌骓马, 法 of 会什么法术 in 甲马（神行法）), in book order, when that content
     is no more than the thing's kind (`MAX_OWNED_CHARS`)."""
     timeline = ctx.g.timelines.get(person_id)
-    asked = asked_acts(ctx) - ROLE_FORM_CHARS - OWNING_CHARS
+    asked = asked_acts(ctx) - role_form_chars() - frozenset(language().chars.owning)
     if timeline is None or not asked or len(asked) > MAX_OWNED_CHARS:
         return []  # 最喜欢吃什么水果 is no possession of the person
     return [s for s in timeline.states
@@ -85,8 +85,6 @@ def owned_things(ctx: Ctx, person_id: str) -> list[State]:
 
 MAX_OWNED_CHARS = 2
 """A question about a possession says little besides the thing's kind (马, 法术)."""
-OWNING_CHARS = frozenset("有会用拿骑带叫名字")
-"""Words around a possession in a question (甲有什么, 骑的什么马, 叫什么名字), never its name."""
 
 
 def compose_owned(ctx: Ctx, person_id: str, owned: Sequence[State]) -> Draft:
@@ -173,7 +171,7 @@ def compose_attribute(ctx: Ctx) -> Draft | None:
     if attribute is None:
         return None
     person = ctx.people.people[ctx.plan.person_ids[0]]
-    clauses = telling_clauses([person.profile], attribute)
+    clauses = telling_clauses([person.profile], attribute, ctx.book.profile.roster_marks)
     introduced = introduction(ctx, person, attribute)
     if not clauses and not introduced:
         return None  # the records and passages may still tell it
@@ -214,10 +212,11 @@ def introduction(ctx: Ctx, person: Person, attribute: str) -> list[tuple[str, st
             said += [(w, s, current.id) for w, s in sentence_pairs(current.text)]
     names = [n for n in map(to_simplified, person.all_names) if len(n) >= 2]
     naming = [i for i, (_, s, _) in enumerate(said) if any(n in s for n in names)]
-    marks = ATTRIBUTE_MARKS[attribute]
+    marks = language().attribute_marks[attribute]
+    roster = ctx.book.profile.roster_marks
     found: list[tuple[str, str]] = []
     for i, (written, simplified, chunk) in enumerate(said):
-        if not marks.search(simplified) or ROSTER.search(simplified):
+        if not marks.search(simplified) or is_roster(simplified, roster):
             continue
         named_after = [j - i for j in naming if j >= i]
         if i in naming or attribute in NAMELESS and named_after \

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-from core.text import to_simplified
 from kb.answering.arcs import is_death
 from kb.answering.compose_person import (
     DEEDS_SPREAD,
@@ -28,7 +27,7 @@ ARC_STORY_SCENES = 8
 def compose_arc_story(ctx: Ctx, arc: Arc) -> Draft | None:
     """How a named stretch of the story went: its turning points and headline scenes (all its
     scenes when it marks none) spread over its chapters, in book order, each with a quote."""
-    scenes = [e for c in range(arc.first, arc.last + 1) for e in ctx.g.chapter_events.get(c, ())
+    scenes = [e for c in range(arc.first, arc.last + 1) for e in ctx.book.chapter_events.get(c, ())
               if e.origin == "curated"]
     if not scenes:
         return None
@@ -57,7 +56,7 @@ def compose_chapter_story(ctx: Ctx, chapter: int) -> Draft:
     w = Writer()
     title = re.sub(r"^第\S+回\s*", "", ctx.g.chapter.title)  # the number is said already
     w.add(f"第{chapter}回 {title}：{summary.summary}", record_quote(summary))
-    scenes = [e for e in ctx.g.chapter_events.get(chapter, ()) if e.origin == "curated"]
+    scenes = [e for e in ctx.book.chapter_events.get(chapter, ()) if e.origin == "curated"]
     if scenes:
         w.add(f"本回的事（按书中顺序）：{'；'.join(e.title for e in scenes)}。")
     marked = [e for e in scenes if e.turning_point or e.headline] or scenes
@@ -72,7 +71,7 @@ def compose_chapter(ctx: Ctx) -> Draft:
     chapter = ctx.g.chapter
     assert chapter is not None
     mine = [c for c in ctx.g.packed if (b := ctx.block_of(c)) and b.chapter == chapter.chapter]
-    best = best_sentences(mine, ctx.block_of, ctx.weights(), ctx.g.profile.wordings, limit=1)
+    best = best_sentences(mine, ctx.block_of, ctx.weights(), ctx.book.profile.wordings, limit=1)
     w = Writer()
     w.add(f"第{chapter.chapter}回：{chapter.title}。")
     for _, sentence, chunk_id in best:
@@ -80,26 +79,18 @@ def compose_chapter(ctx: Ctx) -> Draft:
     return w.draft()
 
 
-DEATHS_ASKED = ("死", "亡", "牺牲", "丧命", "殒命", "坐化", "圆寂")
 MAX_DEATHS = 24
 """How many deaths of a campaign are named; the rest are counted."""
-
-
-def asks_deaths(question: str) -> bool:
-    """谁死了, 哪些人阵亡: a question about who died (of no one named; read on the question without
-    its when, 甲死后 being one)."""
-    text = to_simplified(question)
-    return any(w in text for w in DEATHS_ASKED)
 
 
 def compose_deaths_in_arc(ctx: Ctx, arc: Arc) -> Draft | None:
     """Who died in a named stretch of the story: the people whose death state begins in its
     chapters, in book order, each with the chapter and how; None when the records hold none."""
-    deaths = [s for c in range(arc.first, arc.last + 1) for s in ctx.g.chapter_states.get(c, ())
+    deaths = [s for c in range(arc.first, arc.last + 1) for s in ctx.book.chapter_states.get(c, ())
               if is_death(s) and s.person != arc.person]
     if not deaths:
         return None
-    groups = ctx.g.profile.hero_groups
+    groups = ctx.book.profile.hero_groups
     heroes = [s for s in deaths if ctx.people.people[s.person].group in groups]
     others = [s for s in deaths if s not in heroes]
     shown = heroes or others  # the heroes the reader follows first, then how many others fell
@@ -107,7 +98,8 @@ def compose_deaths_in_arc(ctx: Ctx, arc: Arc) -> Draft | None:
     more = f"等{len(shown)}人" if len(shown) > MAX_DEATHS else f"，共{len(shown)}人"
     rest = f"；另有{len(others)}人（对手、官员等）" if heroes else ""
     w = Writer()
-    w.add(f"{arc.when}死去的{'好汉' if heroes else ''}：{said}{more}{rest}。")
+    hero = ctx.book.profile.hero_word if heroes else ""
+    w.add(f"{arc.when}死去的{hero}：{said}{more}{rest}。")
     for state in shown[:CHAPTER_SCENES]:
         w.add(f"· {ctx.name(state.person)}：{state.value}，{short(state.description)}",
               record_quote(state))

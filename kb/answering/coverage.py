@@ -18,8 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 from core.text import cjk_runs, to_simplified
 from ingest.chunking import Block
-from kb.answering.planner import FOCUS_BREAKS, FRAME_WORDS
 from kb.answering.quotes import sentence_pairs
+from kb.knowledge.language import language
 from retrieval.analyzers import FUNCTION_CHARS, clean_query
 from retrieval.bm25 import lucene_idf
 
@@ -33,7 +33,9 @@ def question_weights(question: str, names: Sequence[str], df: Callable[[str], in
                      n_docs: int, wordings: Wordings | None = None) -> dict[str, float]:
     """Content term → IDF weight (rules in the module docstring)."""
     text = clean_query(question)
-    for word in sorted([*map(to_simplified, names), *FRAME_WORDS], key=len, reverse=True):
+    lang = language()
+    frame = lang.words_of("frame")
+    for word in sorted([*map(to_simplified, names), *frame], key=len, reverse=True):
         text = text.replace(word, " ")
     weights: dict[str, float] = {}
     unseen = lucene_idf(1, n_docs) * UNSEEN_WEIGHT
@@ -44,7 +46,7 @@ def question_weights(question: str, names: Sequence[str], df: Callable[[str], in
             count = max([count, *(df(f) for f in _forms(bigram, wordings)[1:] if f)])
         return count
 
-    text = "".join(" " if ch in FOCUS_BREAKS else ch for ch in text)
+    text = "".join(" " if ch in lang.chars.focus_breaks else ch for ch in text)
     for run in cjk_runs(text):
         bigrams = [run[i:i + 2] for i in range(len(run) - 1)]
         counts = [known(b) for b in bigrams]
@@ -81,8 +83,6 @@ def _without_seams(counts: Sequence[int]) -> list[int]:
 Wordings = Mapping[str, Sequence[str]]
 
 
-RESULT_COMPLEMENTS = "住到着"
-"""A verb's result complement (捉住, 找到): the book often writes the verb alone (活捉)."""
 
 
 def _forms(term: str, wordings: Wordings) -> tuple[str, ...]:
@@ -90,7 +90,8 @@ def _forms(term: str, wordings: Wordings) -> tuple[str, ...]:
     the term or that the term holds (刀开价 holds 开价 → 要卖: the question's words are cut without
     a dictionary, so a reader's word often comes glued to its neighbour); for a verb with a
     result complement, the verb alone."""
-    bare = (term[0],) if len(term) == 2 and term[1] in RESULT_COMPLEMENTS else ()
+    complements = language().chars.result_complements  # 捉住, 找到: the book writes 活捉
+    bare = (term[0],) if len(term) == 2 and term[1] in complements else ()
     return (term, *(w for key, words in wordings.items()
                     if term in key or len(key) >= 2 and key in term for w in words), *bare)
 

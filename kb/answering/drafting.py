@@ -7,21 +7,38 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from core.text import is_cjk, to_simplified
 from ingest.chunking import Block
 from kb.answering.answer_models import StageNote
+from kb.answering.book import Book
 from kb.answering.coverage import Coverage, _forms, question_weights
-from kb.answering.evidence import Gathered
-from kb.answering.planner import PeopleIndex, Plan
+from kb.answering.evidence import Evidence
+from kb.answering.people_index import PeopleIndex
+from kb.answering.plan import Plan
+from kb.answering.quantities import has_quantity
 from kb.answering.record_search import participants, render
-from kb.answering.refusals import has_quantity
+from kb.knowledge.language import language
 from kb.knowledge.models import Event, Record, Relation, State
 from kb.knowledge.views import SourceView
 from retrieval.analyzers import FUNCTION_CHARS
 
 BlockOf = Callable[[str], Block | None]
 SUMMARY_CHARS = 60
+Lead = tuple[str, tuple[str, str] | None, bool]
+"""(the lead sentence, its quote, whether it already states the record)."""
+
+
+class Passages(Protocol):
+    """The corpus an answer quotes: its blocks by id and the statistics its words are weighed by."""
+
+    def block(self, chunk_id: str) -> Block | None: ...
+
+    def document_frequency(self, term: str) -> int: ...
+
+    @property
+    def n_docs(self) -> int: ...
 
 
 @dataclass
@@ -84,21 +101,26 @@ class Writer:
 
 @dataclass
 class Ctx:
-    """What every composer reads."""
+    """What every composer reads: one request's evidence (`g`), the book's records and caches,
+    and the passages to quote. Composers fetch nothing from the store."""
 
-    g: Gathered
-    block_of: BlockOf
-    people: PeopleIndex
-    df: Callable[[str], int]
-    n_docs: int
+    g: Evidence
+    book: Book
+    passages: Passages
 
     @property
     def plan(self) -> Plan:
         return self.g.plan
 
+    @property
+    def people(self) -> PeopleIndex:
+        return self.book.people
+
+    def block_of(self, chunk_id: str) -> Block | None:
+        return self.passages.block(chunk_id)
+
     def name(self, person_id: str) -> str:
-        person = self.people.people.get(person_id)
-        return person.name if person else person_id
+        return self.book.name(person_id)
 
     @property
     def all_names(self) -> list[str]:
@@ -106,24 +128,21 @@ class Ctx:
 
     def weights(self) -> dict[str, float]:
         names = [*self.all_names, *self.plan.names]
-        weights = question_weights(self.plan.cleaned, names, self.df, self.n_docs,
-                                   self.g.profile.wordings)
+        df, n_docs = self.passages.document_frequency, self.passages.n_docs
+        wordings = self.book.profile.wordings
+        weights = question_weights(self.plan.cleaned, names, df, n_docs, wordings)
         if not weights and self.plan.focus:  # 在哪里打的虎: the plan joined 打虎 across 的
-            weights = question_weights(" ".join(self.plan.focus), names, self.df, self.n_docs,
-                                       self.g.profile.wordings)
+            weights = question_weights(" ".join(self.plan.focus), names, df, n_docs, wordings)
         return weights
 
     def render(self, record: Record) -> str:
         """The record as one line of text (as the knowledge index renders it), memoized for the
-        loaded bundle (`Gathered.rendered`): a hub character's records are rendered once."""
-        text = self.g.rendered.get(record.id)
+        loaded bundle (`Book.rendered`): a hub character's records are rendered once."""
+        text = self.book.rendered.get(record.id)
         if text is None:
             text = render(record, {pid: self.name(pid) for pid in participants(record)})
-            self.g.rendered[record.id] = text
+            self.book.rendered[record.id] = text
         return text
-
-
-# --- the entry point ---------------------------------------------------------------------------
 
 
 def headline_names(record: Record, names: Sequence[str]) -> bool:
@@ -144,7 +163,7 @@ def asked_acts(ctx: Ctx) -> set[str]:
         text = text.replace(name, " ")
     acts = {ch for word in ctx.plan.focus for ch in word if ch not in FUNCTION_CHARS}
     acts |= {ch for ch in text if is_cjk(ch) and ch not in FUNCTION_CHARS}
-    wordings = ctx.g.profile.wordings
+    wordings = ctx.book.profile.wordings
     return acts | {ch for a in acts for form in wordings.get(a, ()) if len(form) == 1 for ch in form}
 
 
@@ -159,8 +178,9 @@ def bigrams(words: Sequence[str]) -> set[str]:
     return {w[i:i + 2] for w in words for i in range(len(w) - 1)}
 
 
-ROLE_FORM_CHARS = frozenset("人者")
-"""Characters of every role word (杀人者, 寻人者) and of 哪些人: never the act itself."""
+def role_form_chars() -> frozenset[str]:
+    """Characters of every role word (杀人者, 寻人者) and of 哪些人: never the act itself."""
+    return frozenset(language().chars.role_forms)
 
 
 MIN_RECORD_COVERAGE = 0.3
@@ -177,7 +197,7 @@ def best_record(ctx: Ctx, weights: dict[str, float], records: Sequence[Record]
     if not weights:
         return None
     counting = ctx.plan.asks == "how_many"
-    covered = Coverage(weights, {t: _forms(t, ctx.g.profile.wordings) for t in weights},
+    covered = Coverage(weights, {t: _forms(t, ctx.book.profile.wordings) for t in weights},
                        ctx.plan.focus if counting else ())
     best: tuple[float, bool, Record] | None = None
     for record in records:  # records are written in simplified script: no conversion

@@ -1,6 +1,6 @@
 """How someone came to a band (甲是怎么上某山的, 甲为什么落草): where they joined and the road there.
 
-- **Where they joined**: the person's first status state whose value says so (`JOIN_MARKS`:
+- **Where they joined**: the person's first status state whose value says so (`join_marks`:
   入伙, 落草, 归顺 …) and, when the question names the band's place (某山, 某泊), names it too; else
   the first event of theirs whose title says so. A question naming a place that none of their
   records joins is not answered this way (上某山出家 is not joining a band).
@@ -12,20 +12,15 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from core.text import to_simplified
 from kb.knowledge.importance import spread_pick
 from kb.knowledge.journey import event_score
+from kb.knowledge.language import language
 from kb.knowledge.models import Event, State
 from kb.knowledge.views import Timeline
 
-JOIN_MARKS = ("入伙", "落草", "归顺", "归降", "投降", "聚义")
-JOINING = re.compile(r"(投奔|投降|归顺|归降|入伙|落草|聚义|上|投)(?:了|的|到)?"
-                     r"([^\s，。？！、的了吗呢]{1,3}?[山泊寨])?")
-"""A question's joining words and the place after them (上了某山, 投奔某泊, 落草): 上 or 投 alone
-are not joining (上京, 投宿) without a place."""
 MAX_STEPS = 6
 RECENT = 2
 RECENT_BONUS = 2
@@ -36,19 +31,14 @@ SPREAD = 10
 SPREAD_WEIGHT = 2.0
 
 
-def asked_band(question: str) -> str | None:
-    """The band a question asks someone joined: its place (某山), "" when it names none (落草),
-    None when the question does not ask about joining."""
-    for match in JOINING.finditer(to_simplified(question)):
-        word, place = match.group(1), match.group(2) or ""
-        if word in JOIN_MARKS or word in ("投奔", "投降") or place:
-            return place
-    return None
+def _says_joining(text: str) -> bool:
+    """The (simplified) value or title says someone joined a band (入伙, 落草, 归顺 …)."""
+    return any(m in text for m in language().words_of("join_marks"))
 
 
 def _place_key(place: str) -> str:
     """The place as records write it: 某山泊 is also written 某山."""
-    return place.rstrip("泊寨") if len(place) > 2 else place
+    return place.rstrip(language().chars.band_place_ends) if len(place) > 2 else place
 
 
 def _names_place(text: str, place: str) -> bool:
@@ -65,12 +55,12 @@ def joined_at(timeline: Timeline, place: str) -> State | Event | None:
     """Where the person joined the asked band (rule in the module docstring)."""
     for state in sorted(timeline.states, key=lambda s: s.chapter):
         value = to_simplified(state.value)
-        if state.kind == "status" and any(m in value for m in JOIN_MARKS) \
+        if state.kind == "status" and _says_joining(value) \
                 and _names_place(f"{state.value}{state.description}", place):
             return state
     for event in timeline.events:
         title = to_simplified(event.title)
-        if any(m in title for m in JOIN_MARKS) and _names_place(event.title, place):
+        if _says_joining(title) and _names_place(event.title, place):
             return event
     return None
 
@@ -80,7 +70,7 @@ def _is_the_joining(event: Event, joined: State | Event, place: str) -> bool:
     title = to_simplified(event.title)
     key = _place_key(place)
     return event.chapter == joined.chapter and (
-        any(m in title for m in JOIN_MARKS) or bool(key) and f"上{key}" in title)
+        _says_joining(title) or bool(key) and f"{language().chars.go_up}{key}" in title)
 
 
 def road_to_band(timeline: Timeline, place: str) -> Road | None:

@@ -3,15 +3,16 @@ reply is validated by a pydantic model and converted to a `Draft` at this bounda
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from core.llm import ChatClient
 from ingest.chunking import Block
+from kb.answering.book import Book
 from kb.answering.drafting import Draft
-from kb.answering.evidence import Gathered
+from kb.answering.evidence import Evidence
 from kb.answering.record_search import render
 
 PROMPT_VERSION = "answer-v2"
@@ -48,13 +49,13 @@ class LLMReply(BaseModel):
     stage_notes: list[LLMStageNote] = Field(default_factory=list)
 
 
-def build_messages(question: str, g: Gathered, offline: Draft,
-                   block_of: Callable[[str], Block | None],
-                   names: Mapping[str, str] | None = None) -> list[dict[str, str]]:
+def build_messages(g: Evidence, book: Book, offline: Draft,
+                   block_of: Callable[[str], Block | None]) -> list[dict[str, str]]:
     """The prompt: the plan (what is asked), the records, the packed blocks by id, the offline
     draft and, for journeys, the stages to write a note for; the same evidence the offline answer
     used."""
-    names = names or {}
+    names = {pid: p.name for pid, p in book.people.people.items()}
+    question = g.plan.question
     knowledge = "\n".join(f"- [{h.record.id}] {h.text}" for h in g.knowledge[:30])
     evidence = "\n\n".join(f"[{c}]\n{b.display_text}" for c in g.packed
                            if (b := block_of(c)) is not None)
@@ -63,8 +64,8 @@ def build_messages(question: str, g: Gathered, offline: Draft,
     parts = [f"问题：{question}",
              f"问题类型：{plan.kind}；所问：{asked}；要点：{'、'.join(plan.focus) or '无'}；"
              f"涉及人物：{'、'.join(plan.names) or '无'}"
-             + (f"；所问时段：{g.arc.when}，只答这些回里的事"
-                if g.arc is not None else ""),
+             + (f"；所问时段：{plan.arc.when}，只答这些回里的事"
+                if plan.arc is not None else ""),
              f"知识记录：\n{knowledge or '（无）'}"]
     plan_records = "\n".join(f"- [{r.id}] {render(r, names)}" for r in g.plan_records[:30])
     if plan_records:
@@ -81,7 +82,7 @@ def build_messages(question: str, g: Gathered, offline: Draft,
     parts.append('回答 JSON：{"status": "answered"|"insufficient", "answer": "...", "reason": null, '
                  '"citations": [{"chunk_id": "...", "quote": "..."}], "stage_notes": [{"index": 1, '
                  '"note": "..."}]}')
-    return [{"role": "system", "content": SYSTEM.format(book=g.profile.book)},
+    return [{"role": "system", "content": SYSTEM.format(book=book.profile.book)},
             {"role": "user", "content": "\n\n".join(parts)}]
 
 
@@ -89,10 +90,9 @@ class LLMAnswerer:
     def __init__(self, client: ChatClient) -> None:
         self.client = client
 
-    def answer(self, question: str, g: Gathered, offline: Draft,
-               block_of: Callable[[str], Block | None],
-               names: Mapping[str, str] | None = None) -> Draft:
-        messages = build_messages(question, g, offline, block_of, names)
+    def answer(self, g: Evidence, book: Book, offline: Draft,
+               block_of: Callable[[str], Block | None]) -> Draft:
+        messages = build_messages(g, book, offline, block_of)
         result = self.client.complete_json(messages, LLMReply)
         reply = result.value
         stages = [s.model_copy() for s in offline.stages]

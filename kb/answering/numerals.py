@@ -3,27 +3,29 @@ step that needs a number's value (a whole count, a chapter named by number)."""
 
 from __future__ import annotations
 
-DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
-          "廿": 20}
-POWERS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
+from kb.knowledge.language import language
+
+TEN_THOUSAND = 10000
 
 
 def numeral_value(text: str) -> int | None:
     """The value of a written numeral (一百单八 → 108, 十五 → 15, 四十 → 40); None when the text
     holds no plain numeral (数, 半)."""
+    lang = language()
+    digits, powers, joiners = lang.numerals.digits, lang.numerals.powers, lang.chars.numeral_joiners
     total, section, digit = 0, 0, None
     for ch in text:
-        if ch in DIGITS:
-            digit = DIGITS[ch]
-        elif ch in POWERS:
-            power = POWERS[ch]
-            if power == 10000:
+        if ch in digits:
+            digit = digits[ch]
+        elif ch in powers:
+            power = powers[ch]
+            if power == TEN_THOUSAND:
                 total += (section + (digit or 0)) * power
                 section = 0
             else:
                 section += (1 if digit is None else digit) * power
             digit = None
-        elif ch in "单零":
+        elif ch in joiners:
             continue
         else:
             break

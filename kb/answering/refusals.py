@@ -18,88 +18,62 @@ missing: the plan's focus holds none of them.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
 from itertools import combinations
 
-from core.text import is_cjk, normalize, to_simplified
-from kb.answering.planner import (
-    NAME_KINDS,
-    PEOPLE_UNITS,
-    PERSON_CHARS,
-    UNITS,
-    PeopleIndex,
-    Plan,
-    dangling_reference,
-)
+from core.text import normalize, to_simplified
+from kb.answering.people_index import PeopleIndex
+from kb.answering.plan import Plan
+from kb.answering.quantities import has_quantity
+from kb.knowledge.language import language
 from kb.knowledge.models import RELATION_TYPES
 
 MIN_COVERAGE = 0.25
 """An open question is answered only when a sentence of the evidence holds at least this share of
 the question's content weight; calibrated on the dev sets (README)."""
-NUMERAL = "一二三四五六七八九十百千万两半数廿"
-PREMISES: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
-    "杀": (("杀掉", "杀了", "杀死", "打死", "砍死", "害死", "杀害", "搠死"), frozenset({"killed"})),
-    "斗": (("比武", "交手", "较量", "比试", "比棒", "厮打", "打斗", "斗了"),
-           frozenset({"fought", "killed", "enemy"})),
-}
-"""Action words of a question → the relation types that would make its premise true."""
-ACTION_WORDS = {"杀": ("杀", "打死", "搠死", "结果了"), "斗": ("比试", "较量", "交手", "使棒")}
-"""How a sentence of the text states the action."""
-PREMISE_VERBS = {"杀": "杀了", "斗": "交过手"}
-MATERIALS = "木铁钢铜金银竹石玉皮藤"
-"""Characters that say what a thing is made of."""
-MATERIAL_CHARS = {"木头": "木", "木料": "木", "铁": "铁", "钢": "钢", "铜": "铜"}
+PREMISE_TYPES: dict[str, frozenset[str]] = {
+    "kill": frozenset({"killed"}), "fight": frozenset({"fought", "killed", "enemy"})}
+"""An act a question asserts (`AskDetail.premises`) → the relation types that would make it
+true."""
+PREMISE_STATED = {"kill": "states_kill", "fight": "states_fight"}
+"""How a sentence of the text states the act: the language's words of that role."""
+PREMISE_VERBS = {"kill": "杀了", "fight": "交过手"}
 NEAR = 8
 """A name answers 那个汉子叫什么 only if it stands this close to 汉子 in a sentence."""
-
-RelationTypes = Callable[[str, str], set[tuple[str, str]]]
-"""(a, b) → {(relation type, origin)} of the relations between two people, either direction."""
-
-
-OPINION = re.compile(r"(?:武艺|武功|本事|本领|功夫)最(?:高|强|好|大)|"
-                     r"最(?:厉害|能打|聪明|勇猛|漂亮|美丽|美|可恨|可怜|坏|讨厌|值得)")
-"""A reader's judgement (谁的武艺最高, 谁最厉害): the book ranks no one so; a seating rank
-(谁的位次最高) is no judgement and is not matched."""
+RelationTypes = Mapping[tuple[str, str], set[tuple[str, str]]]
+"""(a, b) → {(relation type, origin)} of the relations between two named people, either
+direction."""
 
 
-def refuse_question(question: str, plan: Plan, book: str) -> str | None:
-    """A question that cannot be looked up at all: no Chinese, a 他 pointing nowhere, or a
-    reader's judgement the book never makes (`OPINION`)."""
-    if not any(is_cjk(ch) for ch in question):
+def refusal_reason(plan: Plan, book: str) -> str | None:
+    """Why a question cannot be looked up at all (`Plan.refusal`), in a reader's words."""
+    if plan.refusal == "no_cjk":
         return f"问题里没有中文字词：本服务检索{book}原文，请用中文提问（简体、繁体均可）。"
-    if dangling_reference(question, plan):
+    if plan.refusal == "dangling":
         return ("问题里的“他/她”指谁？请先问一个提到人物的问题（并沿用同一个 session_id），"
                 "或直接写出人名。")
-    judged = OPINION.search(to_simplified(question))
-    if judged and plan.asks in ("who", "what", "name", "identity"):
-        return (f"{book}没有评出谁“{judged.group(0)}”：这是读者的评价，书里没有这样的比较或排名"
+    if plan.refusal == "opinion":
+        return (f"{book}没有评出谁“{plan.opinion}”：这是读者的评价，书里没有这样的比较或排名"
                 "（可以问某人的事迹、兵器或排座次的名次）")
     return None
 
 
-def asserts_action(question: str) -> bool:
-    """The question says someone did one of the `PREMISES` actions (杀掉, 比武 …)."""
-    text = to_simplified(question)
-    return any(w in text for words, _ in PREMISES.values() for w in words)
-
-
-def premise_problem(question: str, named: Sequence[str], names: Mapping[str, str],
-                    relation_types: RelationTypes, evidence: Sequence[str],
+def premise_problem(plan: Plan, relation_types: RelationTypes, evidence: Sequence[str],
                     people: PeopleIndex) -> str | None:
-    """Why the question's premise is neither in the knowledge base nor in one evidence sentence
-    that names two of the people with the action (杀, 斗 …), or None."""
-    text = to_simplified(question)
-    if len(named) < 2:
+    """Why the question's premise (`AskDetail.premises`) is neither in the knowledge base nor in
+    one evidence sentence that names two of its people with the act, or None."""
+    named = list(dict.fromkeys(plan.named_ids))
+    if len(named) < 2 or not plan.detail.premises:
         return None
-    pairs = {(a, b): relation_types(a, b) for a, b in combinations(named, 2)}
+    pairs = {(a, b): relation_types.get((a, b), set()) for a, b in combinations(named, 2)}
     curated = any(origin == "curated" for found in pairs.values() for _, origin in found)
-    for action, (words, types) in PREMISES.items():
-        if not any(w in text for w in words):
-            continue
+    for action in plan.detail.premises:
+        types = PREMISE_TYPES[action]
         recorded = any(t in types for found in pairs.values() for t, _ in found)
         # curated relations are complete for their pairs; extracted ones may miss the action
         if not recorded and (curated or not _stated(action, named, evidence, people)):
-            who = [names.get(p, p) for p in named]
+            who = [people.people[p].name if p in people.people else p for p in named]
             labels = "/".join(RELATION_TYPES[t] for t in sorted(types))
             return (f"书中没有写{who[0]}{PREMISE_VERBS[action]}{'、'.join(who[1:])}："
                     f"问题的前提可能不成立（知识库中两人之间没有“{labels}”的记录）")
@@ -109,10 +83,11 @@ def premise_problem(question: str, named: Sequence[str], names: Mapping[str, str
 def _stated(action: str, named: Sequence[str], evidence: Sequence[str],
             people: PeopleIndex) -> bool:
     """A sentence that states the action and names two of the people and no one else."""
+    words = language().words_of(PREMISE_STATED[action])  # type: ignore[arg-type]
     for sentence in evidence:
         simplified = to_simplified(sentence)
         mentioned = {p for p, _ in people.find(sentence)}
-        if any(w in simplified for w in ACTION_WORDS[action]) and \
+        if any(w in simplified for w in words) and \
                 len(mentioned & set(named)) >= 2 and mentioned <= set(named):
             return True
     return False
@@ -141,70 +116,6 @@ def _titles_only(names: Iterable[str], titles: Sequence[str]) -> bool:
     return bool(titles) and all(any(t in n for t in titles) for n in names)
 
 
-CURRENCY = "贯文两钱锭"
-"""多少钱 is answered by any sum of money the book gives (三千贯, 十两银子)."""
-
-
-NUMBER = f"[{NUMERAL}]+(?:单[{NUMERAL}]+)?"
-"""A numeral as the book writes it; 单 joins hundreds and units (一百单八, 三百单五)."""
-
-
-MEASURE_WORDS = "".join(sorted(UNITS | set(CURRENCY)))
-"""The measure word a numeral keeps when the question names none (要价多少 → 三千贯, not 三千)."""
-
-
-def quantity_pattern(plan: Plan) -> re.Pattern[str]:
-    """A numeral with the question's unit (and for the generic 个 its noun too); with none asked,
-    the measure word the book puts after it, if any."""
-    unit, noun = plan.detail.unit, plan.detail.noun
-    if unit is None:
-        measure = plan.detail.measure
-        return re.compile(f"{NUMBER}[{measure}]" if measure else f"{NUMBER}[{MEASURE_WORDS}]?")
-    if unit == "钱":
-        tail = f"[{CURRENCY}]"
-    elif unit in PEOPLE_UNITS and unit != "个":
-        tail = f"[{PEOPLE_UNITS}]"
-    else:
-        tail = re.escape(unit)
-    return re.compile(f"{NUMBER}{tail}" + (re.escape(noun) if noun else ""))
-
-
-def total_in(sentence: str, plan: Plan) -> bool:
-    """The sentence gives a whole count: 共 (共有, 共是, 共喫了) shortly before the asked quantity."""
-    return re.search(f"共[^，。；！？「」]{{0,4}}?{quantity_pattern(plan).pattern}",
-                     to_simplified(sentence)) is not None
-
-
-def quantity_in(text: str, plan: Plan, people: PeopleIndex) -> str | None:
-    """The first quantity of the asked unit in a (simplified) text that is not part of a name
-    (a name ending in 万 before 三位: the quantity is 三位, not 万三位)."""
-    found = quantities_in(text, plan, people)
-    return found[0].group(0) if found else None
-
-
-def quantities_in(text: str, plan: Plan, people: PeopleIndex) -> list[re.Match[str]]:
-    """Every quantity of the asked unit in a (simplified) text, none inside a name (乙二's 二)."""
-    pattern = quantity_pattern(plan)
-    if pattern.search(text) is None:  # most sentences give none: no names to look up
-        return []
-    names = [to_simplified(w) for _, w in people.find(text)]
-    spans = [(m.start(), m.end()) for n in names for m in re.finditer(re.escape(n), text)]
-    out = []
-    pos = 0
-    while (found := pattern.search(text, pos)) is not None:
-        inside = [end for start, end in spans if start < found.end() and found.start() < end]
-        if not inside:
-            out.append(found)
-        pos = max(inside) if inside else found.end()
-        pos = max(pos, found.start() + 1)
-    return out
-
-
-def has_quantity(sentence: str, plan: Plan, people: PeopleIndex) -> bool:
-    """The sentence gives a quantity of the asked unit that is not part of a name (乙二)."""
-    return bool(quantities_in(to_simplified(sentence), plan, people))
-
-
 def _near(text: str, role: str, people: PeopleIndex) -> set[str]:
     """People named within `NEAR` characters of the role word in a sentence."""
     found: set[str] = set()
@@ -219,7 +130,7 @@ def _near(text: str, role: str, people: PeopleIndex) -> set[str]:
 def asks_person(plan: Plan) -> bool:
     """The name asked is a person's (the role is a person word), not a shop's or a horse's."""
     role = plan.detail.role or ""
-    return role[-1:] != "" and role[-1] in PERSON_CHARS
+    return role[-1:] != "" and role[-1] in language().chars.person
 
 
 def made_of_in(sentence: str, plan: Plan) -> bool:
@@ -228,7 +139,8 @@ def made_of_in(sentence: str, plan: Plan) -> bool:
     thing, material = plan.detail.thing, plan.detail.material
     if thing and thing not in text:
         return False
-    wanted = MATERIAL_CHARS.get(material or "", MATERIALS)
+    lang = language()
+    wanted = lang.materials.get(material or "", lang.chars.materials)
     return any(ch in text for ch in wanted)
 
 
@@ -244,17 +156,22 @@ def _act_text(plan: Plan) -> str:
     return "".join(text.split())
 
 
-_KIND_NAME = re.compile("(" + "|".join(NAME_KINDS) + r")(?:叫做|唤做|喚做|叫|是|为|為|曰|：|:)?"
-                        r"[「『“]?([\u4e00-\u9fff]{1,4})")
+@cache
+def _kind_name() -> re.Pattern[str]:
+    """A kind of name and the name the text gives after it (法名某某)."""
+    lang = language()
+    kinds = "|".join(lang.words_of("name_kinds"))
+    return re.compile(f"({kinds}){lang.patterns.kind_name_tail.pattern}")
 
 
 def kind_of_name(plan: Plan, texts: Sequence[str]) -> str | None:
     """For 甲的法名叫什么: the name the first text gives after the asked kind (法名某某 → 某某)."""
     role = plan.detail.role or ""
-    if role not in NAME_KINDS:
+    lang = language()
+    if role not in lang.words_of("name_kinds"):
         return None
     for text in texts:
-        for match in _KIND_NAME.finditer(to_simplified(text)):
+        for match in _kind_name().finditer(to_simplified(text)):
             if match.group(1) == role:
                 return match.group(2)
     return None
@@ -279,7 +196,7 @@ def missing_part(plan: Plan, sentences: Sequence[str], record_people: Iterable[s
         return f"书中没有写{who}的{plan.kin[0]}叫什么名字"
     if plan.asks in ("who", "identity") and plan.kin:  # 甲的师父是谁: no one on record
         return f"书中没有写{who}的{plan.kin[0]}是谁"
-    if plan.asks == "name" and (plan.detail.role or "") in NAME_KINDS:
+    if plan.asks == "name" and (plan.detail.role or "") in language().words_of("name_kinds"):
         return None if kind_of_name(plan, texts) else f"书中没有写{who}的{plan.detail.role}"
     if plan.asks == "name" and _asked_person(plan, named, people) is None \
             and not (asks_person(plan) and set(record_people) - set(named)):

@@ -12,10 +12,10 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.errors import NotFound
 from core.llm import ChatClient
 from core.settings import Settings
 from core.validation import checked_question
+from ingest.chunking import Block
 from kb.answering.answer_models import (
     AnswerContext,
     AskRequest,
@@ -26,8 +26,8 @@ from kb.answering.answer_models import (
     PlanView,
 )
 from kb.answering.compose import compose
-from kb.answering.drafting import Draft
-from kb.answering.evidence import EvidencePipeline, Gathered
+from kb.answering.drafting import Ctx, Draft
+from kb.answering.evidence import Evidence, EvidencePipeline
 from kb.answering.llm_answer import LLMAnswerer
 from kb.answering.quotes import check_quote
 from kb.knowledge.bundle import KnowledgeBundle
@@ -86,10 +86,11 @@ class AskService:
         pipeline = self.pipeline
         gathered = pipeline.gather(question, self.corpus.retriever, options,
                                    previous.person_ids if previous else (),
-                                   request.knowledge_budget)
-        after = previous.chapter if previous and gathered.plan.follow_up else None
-        draft, mode = self._answer(question, gathered, after)
-        response = self._response(draft, mode, gathered, session_id)
+                                   request.knowledge_budget,
+                                   previous.chapter if previous else None)
+        draft, mode, kind = self._answer(pipeline, gathered)
+        response = self._response(pipeline, draft, mode, gathered, session_id)
+        response.trace["answered_by"] = kind
         response.trace["lexical"] = self._lexical_trace(question, gathered, options)
         cited = [c.chapter for c in response.citations]
         self._remember(session_id, SessionState(
@@ -101,22 +102,21 @@ class AskService:
                                "mode": mode, "ms": response.trace["elapsed_ms"]})
         return response
 
-    def _answer(self, question: str, g: Gathered, after: int | None) -> tuple[Draft, str]:
-        retriever = self.corpus.retriever
-        offline = compose(g, self.corpus.block, self.pipeline.people, question,
-                          retriever.document_frequency, retriever.n_docs, self._relation_types,
-                          after)
+    def _answer(self, pipeline: EvidencePipeline, g: Evidence) -> tuple[Draft, str, str]:
+        """The offline answer (and the question kind that gave it), or the LLM's when one is
+        configured and answers well formed."""
+        offline, kind = compose(Ctx(g, pipeline.book, CorpusPassages(self.corpus)))
         if self.llm is None:
-            return offline, "offline"
+            return offline, "offline", kind
         try:
-            names = {pid: p.name for pid, p in self.pipeline.people.people.items()}
-            return self.llm.answer(question, g, offline, self.corpus.block, names), "llm"
+            return self.llm.answer(g, pipeline.book, offline, self.corpus.block), "llm", kind
         except Exception as exc:  # the offline answer stands in; the reason is logged
             log.warning("llm answer failed; offline answer used", extra={"error": str(exc)})
             offline.reason = (offline.reason or "") + f"（LLM 不可用，改用离线回答：{type(exc).__name__}）"
-            return offline, "offline"
+            return offline, "offline", kind
 
-    def _response(self, draft: Draft, mode: str, g: Gathered, session_id: str) -> AskResponse:
+    def _response(self, pipeline: EvidencePipeline, draft: Draft, mode: str, g: Evidence,
+                  session_id: str) -> AskResponse:
         checks = [check_quote(text, chunk_id, self.corpus.block) for text, chunk_id in draft.quotes]
         for stage in draft.stages:
             blocks = {r.chunk_id for r in self._stage_sources(g, stage.title)}
@@ -127,7 +127,7 @@ class AskService:
         status = draft.status
         if any(not c.located for c in checks):
             draft.reason = (draft.reason or "") + "（有引文未能在所引段落中找到，已标出）"
-        people = self.pipeline.people.people
+        people = pipeline.people.people
         return AskResponse(
             status="answered" if status == "answered" else "insufficient",
             answer=draft.answer, reason=draft.reason, mode="llm" if mode == "llm" else "offline",
@@ -135,7 +135,7 @@ class AskService:
             plan=PlanView(kind=g.plan.kind, people=[people[p].name for p in g.plan.person_ids],
                           person_ids=g.plan.person_ids, cleaned=g.plan.cleaned,
                           follow_up=g.plan.follow_up, asks=g.plan.asks, moment=g.plan.moment,
-                          focus=list(g.plan.focus)),
+                          focus=list(g.plan.focus), kinds=list(g.plan.kinds)),
             citations=citations, quotes=checks, stages=draft.stages,
             context=AnswerContext(
                 knowledge=[KnowledgeItem(id=h.record.id, kind=type(h.record).__name__.lower(),
@@ -149,7 +149,7 @@ class AskService:
                                 "decision": g.decisions.get(c)} for c in g.ranking[:40]],
                    "packed": g.packed})
 
-    def _lexical_trace(self, question: str, g: Gathered, options: SearchOptions
+    def _lexical_trace(self, question: str, g: Evidence, options: SearchOptions
                        ) -> dict[str, object]:
         """The lexical side of the evidence, explained: terms, each channel's rank, score and
         matched terms, the fusion (the first `TRACE_CANDIDATES` candidates)."""
@@ -158,16 +158,8 @@ class AskService:
                                                       TRACE_CANDIDATES)
         return trace.model_dump(mode="json", exclude={"packed", "tokens_used"})
 
-    def _relation_types(self, a: str, b: str) -> set[tuple[str, str]]:
-        try:
-            relations = self.pipeline.pair_of(a, b).relations
-        except NotFound:
-            return set()
-        bundle = self.pipeline.bundle
-        return {(r.type, getattr(bundle.get(r.id), "origin", "extracted")) for r in relations}
-
     @staticmethod
-    def _stage_sources(g: Gathered, title: str) -> list[SourceView]:
+    def _stage_sources(g: Evidence, title: str) -> list[SourceView]:
         if g.journey is None:
             return []
         return [s for st in g.journey.stages if st.title == title for s in st.sources]
@@ -191,6 +183,23 @@ class AskService:
             self.session_dir.mkdir(parents=True, exist_ok=True)
             path = self.session_dir / f"{_safe(session_id)}.json"
             path.write_text(json.dumps(state.__dict__, ensure_ascii=False), encoding="utf-8")
+
+
+class CorpusPassages:
+    """The corpus as the composers read it (`kb.answering.drafting.Passages`)."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self._corpus = corpus
+
+    def block(self, chunk_id: str) -> Block | None:
+        return self._corpus.block(chunk_id)
+
+    def document_frequency(self, term: str) -> int:
+        return self._corpus.retriever.document_frequency(term)
+
+    @property
+    def n_docs(self) -> int:
+        return self._corpus.retriever.n_docs
 
 
 def _safe(session_id: str) -> str:

@@ -54,8 +54,12 @@ class CorpusProfile(BaseModel):
         default=(), description="forms of address that are titles, not names")
     hero_groups: tuple[str, ...] = Field(
         default=(), description="the groups (Person.group) of the heroes a reader follows")
+    hero_word: str = Field(default="", description="what the book calls its heroes (好汉)")
     arcs: tuple[Arc, ...] = Field(
         default=(), description="stretches of the story readers name, with their chapters")
+    roster_marks: tuple[str, ...] = Field(
+        default=(), description="what marks a clause of a person's profile as the book's roster "
+                                "(a rank, a star, a post), never an attribute of the person")
 
     def arc_of(self, simplified_question: str, as_when: bool = True) -> Arc | None:
         """The stretch of the story a question names, by the longest of the readers' words it

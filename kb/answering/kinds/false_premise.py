@@ -1,0 +1,24 @@
+"""A question that says an act happened between its people (甲为什么要杀乙): when neither the
+records nor one passage hold that act between them, the premise may be false, and the answer
+says so instead of explaining something that did not happen."""
+
+from __future__ import annotations
+
+from kb.answering.drafting import Ctx, Draft
+from kb.answering.kinds import Kind
+from kb.answering.plan import Plan
+from kb.answering.quotes import sentences
+from kb.answering.refusals import premise_problem
+
+
+def detect(plan: Plan) -> bool:
+    return bool(plan.detail.premises) and len(set(plan.named_ids)) >= 2
+
+
+def compose(ctx: Ctx) -> Draft | None:
+    evidence = [s for c in ctx.g.packed if (b := ctx.block_of(c)) for s in sentences(b.text)]
+    problem = premise_problem(ctx.plan, ctx.g.relation_types, evidence, ctx.people)
+    return Draft("insufficient", "", problem + "。") if problem else None
+
+
+KIND = Kind("false_premise", 20, detect, compose)

@@ -1,0 +1,198 @@
+"""The words of a language that the answering code reads, as data (`kb/data/lang/<code>.json`).
+
+Code keeps the rules and the answer templates; every word a rule looks for is here, and a word
+is written once. The file's `words` map a set of roles (its key: the roles, space-separated) to
+the words that play exactly those roles — 后来 frames a question, asks for a life's course, refers
+back and says "after", so it stands once, under `frame journey follow_up after`. What the code
+reads is a role (`Language.words("journey")`): the words of every group that has it, in file
+order. A word in two groups, or a role no code knows, is an error naming it.
+
+`chars` are character classes (a unit, a material, a person's last character), `patterns` the
+regular expressions whose structure is more than a list of words, both validated when read. A
+book's own words (its campaigns, its titles, its heroes' groups) are not here: they belong to the
+book's profile (`kb.knowledge.profile`)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+
+from core.errors import ConfigError
+
+LANG_DIR = Path(__file__).resolve().parent.parent / "data" / "lang"
+
+Role = Literal[
+    "deeds", "journey", "journey_strong", "frame", "pointing", "follow_up", "plural",
+    "asks_chapter", "asks_name", "name_kinds", "asks_why", "asks_where", "asks_when", "asks_who",
+    "asks_how", "asks_total", "asks_whether", "asking", "end", "start", "meeting", "death",
+    "last_words", "said", "after", "whom", "weapon", "join_marks", "join_verbs", "episode", "nickname_asked",
+    "cause_marks", "patient_start", "patient_end", "dead_role", "dying_role", "agent_mark", "died",
+    "asserts_kill", "asserts_fight", "states_kill", "states_fight", "attribute_home",
+    "attribute_trade", "attribute_gifts", "attribute_looks", "attribute_named",
+]
+"""Every role the code reads. What each means is said where it is read (planner, refusals, the
+question kinds)."""
+ROLES: frozenset[str] = frozenset(get_args(Role))
+
+
+class Chars(BaseModel):
+    """Character classes: each a string of characters a rule tests one character against."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    focus_breaks: str = Field(description="characters that join a question's words (与, 在, 把 …)")
+    person: str = Field(description="the last character of a word for a person (汉, 者, 婆 …)")
+    people_units: str = Field(description="units a count of people is given in (位, 员 …)")
+    units: str = Field(description="measure words a count may be asked in")
+    female: str
+    male: str
+    not_acts: str = Field(description="characters before 多少 that are no counted act")
+    numeral: str = Field(description="characters of a numeral as the book writes it")
+    materials: str = Field(description="characters that say what a thing is made of")
+    currency: str
+    end: str = Field(description="a focus word holding one still asks how someone ended")
+    killing: str
+    owning: str = Field(description="words around a possession in a question, never its name")
+    result_complements: str = Field(description="a verb's result complement (捉住, 找到)")
+    role_forms: str = Field(description="characters of every role word (杀人者), never the act")
+    arms: str = Field(description="characters that name a weapon")
+    wield: str = Field(description="characters that say someone wields a thing")
+    generic_unit: str = Field(description="the unit that needs its noun (几个孩子)")
+    ordinal: str = Field(description="the character before a number that makes it a rank (第)")
+    role_trim: str = Field(description="characters cut before a role whose name is asked")
+    thing_trim: str = Field(description="characters cut before a thing whose material is asked")
+    de: str = Field(description="the possessive particle")
+    name_joints: str = Field(description="characters that join a name to a kinship word (甲的妻子)")
+    question_tail: str = Field(description="particles that may end a question")
+    who: str = Field(description="the word that asks who")
+    passive: str = Field(description="the mark of the passive (被)")
+    numeral_joiners: str = Field(description="characters inside a numeral with no value (单, 零)")
+    numeral_and: str = Field(description="the character joining hundreds and units (一百单八)")
+    money: str = Field(description="the unit that asks a sum of money (多少钱)")
+    rank_units: str = Field(description="units of a rank (第一位, 第三名, 第二把交椅)")
+    dead: str = Field(description="the character of a death in a state's value")
+    verse_said: str = Field(description="the character after which a verse is given (颂曰)")
+    band_place_ends: str = Field(description="the ends of a band's place records may drop (某山泊)")
+    go_up: str = Field(description="the verb of going up to a band's place (上某山)")
+
+
+class Patterns(BaseModel):
+    """Regular expressions whose structure is more than a list of words."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    quantity: re.Pattern[str]
+    made_of: re.Pattern[str]
+    material: re.Pattern[str]
+    identity: re.Pattern[str]
+    passive: re.Pattern[str]
+    lone_de: re.Pattern[str]
+    chapter_named: re.Pattern[str]
+    story: re.Pattern[str]
+    aspect: re.Pattern[str]
+    why_modal: re.Pattern[str]
+    spending: re.Pattern[str]
+    opinion: re.Pattern[str]
+    after_death: re.Pattern[str]
+    joining: re.Pattern[str]
+    nickname_given: re.Pattern[str]
+    nickname_called: re.Pattern[str]
+    name_kind_ask: re.Pattern[str]
+    verb_before: re.Pattern[str]
+    kind_name_tail: re.Pattern[str]
+    total_before: re.Pattern[str]
+
+
+class KinWord(BaseModel):
+    """A kinship or household word after a name (甲的哥哥): the relation types that lead to the
+    relative, tried in order (`>` the relative is the relation's source, `<` its target), the
+    characters a relative's name holds for it, and those it cannot hold."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    types: tuple[str, ...] = Field(min_length=1)
+    hints: str = ""
+    not_: str = Field(default="", alias="not")
+
+
+class Numerals(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    digits: dict[str, int]
+    powers: dict[str, int]
+
+
+class Language(BaseModel):
+    """One language's words (rules in the module docstring)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    doc: str = Field(default="", alias="_doc")
+    words: dict[str, tuple[str, ...]]
+    chars: Chars
+    patterns: Patterns
+    attribute_marks: dict[str, re.Pattern[str]]
+    kin: dict[str, KinWord]
+    measures: dict[str, str] = Field(description="how-much-of-a-dimension word → its units")
+    materials: dict[str, str] = Field(description="a material asked → the character that says it")
+    numerals: Numerals
+    script_folds: tuple[tuple[str, str], ...] = Field(
+        default=(), description="old spellings of asking words → the ones the rules know")
+
+    _roles: Mapping[str, tuple[str, ...]] = PrivateAttr(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _each_word_once(self) -> Language:
+        seen: dict[str, str] = {}
+        for key, words in self.words.items():
+            unknown = [r for r in key.split() if r not in ROLES]
+            if unknown or not key.split():
+                raise ValueError(f"words[{key!r}]: unknown role {', '.join(unknown) or '(none)'}")
+            for word in words:
+                where = seen.setdefault(word, key)
+                if where != key or words.count(word) > 1:
+                    raise ValueError(f"the word {word!r} stands in two groups: {where!r} and {key!r}")
+        for word in self.kin:
+            if word in seen:
+                raise ValueError(f"the kinship word {word!r} is also in words[{seen[word]!r}]")
+        missing = sorted(ROLES - {r for key in self.words for r in key.split()})
+        if missing:
+            raise ValueError(f"no words for the roles {', '.join(missing)}")
+        return self
+
+    def model_post_init(self, context: object, /) -> None:
+        out: dict[str, list[str]] = {role: [] for role in ROLES}
+        for key, words in self.words.items():
+            for role in key.split():
+                out[role].extend(words)
+        self._roles = {role: tuple(words) for role, words in out.items()}
+
+    def words_of(self, role: Role) -> tuple[str, ...]:
+        """The words of every group that plays `role`, in file order."""
+        return self._roles[role]
+
+
+def read_language(path: Path) -> Language:
+    """A language file; a ConfigError names the file and what is wrong."""
+    try:
+        return Language.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the language file ({exc.strerror})") from exc
+    except ValueError as exc:  # json and pydantic errors
+        detail = exc.errors()[0] if isinstance(exc, ValidationError) else None
+        where = ".".join(str(p) for p in detail["loc"]) if detail else ""
+        message = detail["msg"] if detail else str(exc)
+        raise ConfigError(f"{path}: invalid language file{f' at {where}' if where else ''}: "
+                          f"{message}") from exc
+
+
+@cache
+def language(code: str = "zh") -> Language:
+    """The language's words, read once per process."""
+    return read_language(LANG_DIR / f"{code}.json")
