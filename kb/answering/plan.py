@@ -113,6 +113,9 @@ class Plan:
     restricted to its chapters (kb.answering.arcs)."""
     told_arc: Arc | None = None
     """The stretch of the story whose course is asked (三打某庄的经过): its scenes answer."""
+    roles: frozenset[str] = frozenset()
+    """The roles of the language's words the question holds (kb.knowledge.language: asks_why,
+    episode, meeting …): what a question kind may read of the question's words."""
     kinds: tuple[str, ...] = ()
     """The question kinds that may answer, in priority order (kb.answering.kinds): the first
     whose answer is found answers."""

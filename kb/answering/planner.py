@@ -74,7 +74,8 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
     if found != named:  # 甲的管家: the plan's person is 甲's relative, found by the kinship word
         detail = replace(detail, relative=True)
     return Plan(kind, ids, names, cleaned, follow_up, asks, moment, focus, detail,
-                tuple(unresolved), question=question, named=tuple(named))
+                tuple(unresolved), question=question, named=tuple(named),
+                roles=lang.roles_in(simplified))
 
 
 def _asking_text(question: str, lang: Language) -> str:

@@ -134,6 +134,7 @@ class Language(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
     doc: str = Field(default="", alias="_doc")
+    roles: dict[str, str] = Field(description="what each role means, for the reader of the file")
     words: dict[str, tuple[str, ...]]
     chars: Chars
     patterns: Patterns
@@ -161,27 +162,43 @@ class Language(BaseModel):
         for word in self.kin:
             if word in seen:
                 raise ValueError(f"the kinship word {word!r} is also in words[{seen[word]!r}]")
+        undescribed = sorted(ROLES ^ set(self.roles))
+        if undescribed:
+            raise ValueError(f"roles described and roles read differ: {', '.join(undescribed)}")
         missing = sorted(ROLES - {r for key in self.words for r in key.split()})
         if missing:
             raise ValueError(f"no words for the roles {', '.join(missing)}")
-        return self
-
-    def model_post_init(self, context: object, /) -> None:
         out: dict[str, list[str]] = {role: [] for role in ROLES}
         for key, words in self.words.items():
             for role in key.split():
                 out[role].extend(words)
         self._roles = {role: tuple(words) for role, words in out.items()}
+        return self
+
+    def roles_in(self, text: str) -> frozenset[str]:
+        """The roles whose words the (normalized) text holds."""
+        return frozenset(key_role for key, words in self.words.items()
+                         if any(w in text for w in words) for key_role in key.split())
 
     def words_of(self, role: Role) -> tuple[str, ...]:
         """The words of every group that plays `role`, in file order."""
         return self._roles[role]
 
 
+def _no_repeated_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """JSON objects whose keys repeat would keep the last group and lose the others' words."""
+    keys = [k for k, _ in pairs]
+    repeated = sorted({k for k in keys if keys.count(k) > 1})
+    if repeated:
+        raise ValueError(f"a key stands twice: {', '.join(repeated)}")
+    return dict(pairs)
+
+
 def read_language(path: Path) -> Language:
     """A language file; a ConfigError names the file and what is wrong."""
     try:
-        return Language.model_validate(json.loads(path.read_text(encoding="utf-8")))
+        data = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_no_repeated_keys)
+        return Language.model_validate(data)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the language file ({exc.strerror})") from exc
     except ValueError as exc:  # json and pydantic errors

@@ -1,0 +1,65 @@
+"""The language's words as data (kb/data/lang/zh.json, kb.knowledge.language): validated when
+read, each word written once, and a bad file named with what is wrong."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.errors import ConfigError
+from kb.knowledge.language import LANG_DIR, ROLES, language, read_language
+
+
+def _data() -> dict[str, object]:
+    return json.loads((LANG_DIR / "zh.json").read_text(encoding="utf-8"))
+
+
+def test_every_word_stands_once_and_every_role_has_words() -> None:
+    lang = language()
+    seen: list[str] = [w for words in lang.words.values() for w in words]
+    assert len(seen) == len(set(seen))
+    assert all(lang.words_of(role) for role in ROLES)  # type: ignore[arg-type]
+
+
+def test_a_role_reads_the_words_of_every_group_that_plays_it() -> None:
+    lang = language()
+    assert "后来" in lang.words_of("journey") and "后来" in lang.words_of("follow_up")
+    assert "后来" in lang.words_of("frame") and "经历" in lang.words_of("journey_strong")
+
+
+def _write(tmp_path: Path, data: dict[str, object]) -> Path:
+    path = tmp_path / "xx.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def test_a_word_in_two_groups_is_named(tmp_path: Path) -> None:
+    data = _data()
+    words = dict(data["words"])  # type: ignore[call-overload]
+    words["frame"] = [*words["frame"], "为什么"]
+    data["words"] = words
+    with pytest.raises(ConfigError, match="为什么.*two groups"):
+        read_language(_write(tmp_path, data))
+
+
+def test_an_unknown_role_is_named(tmp_path: Path) -> None:
+    data = _data()
+    data["words"] = {**data["words"], "frame nonsense": ["某某词"]}  # type: ignore[dict-item]
+    with pytest.raises(ConfigError, match="unknown role nonsense"):
+        read_language(_write(tmp_path, data))
+
+
+def test_a_bad_pattern_names_its_field(tmp_path: Path) -> None:
+    data = _data()
+    data["patterns"] = {**data["patterns"], "quantity": "(?P<ask>多少"}  # type: ignore[dict-item]
+    with pytest.raises(ConfigError, match="patterns.quantity"):
+        read_language(_write(tmp_path, data))
+
+
+def test_a_file_that_is_not_json_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "xx.json"
+    path.write_text("{", encoding="utf-8")
+    with pytest.raises(ConfigError, match="invalid language file"):
+        read_language(path)
