@@ -34,13 +34,22 @@ def compose(ctx: Ctx) -> Draft | None:
     place = f"，{first.place}" if first.place else ""
     w = Writer()
     told = short(first.summary, 90)
-    w.add(f"{first.title}（第{first.chapter}回{place}）" + (f"：{told}。" if told else "。"),
-          record_quote(first))
+    w.add(f"{first.title}（第{first.chapter}回{place}）" + (f"：{told}。" if told else "。")
+          + _who_was_there(ctx, first), record_quote(first))
     for event in picked[1:]:
         w.add(f"· 第{event.chapter}回 {event.title}：{short(event.summary)}", record_quote(event))
     if len(scenes) > len(picked):
         w.add(f"（另有{len(scenes) - len(picked)}件相关的事）")
     return w.draft()
+
+
+def _who_was_there(ctx: Ctx, event: Event) -> str:
+    """The event's people by their roles (鲁智深（救人者）；林冲（被救者）)."""
+    by_role: dict[str, list[str]] = {}
+    for p in event.participants:
+        by_role.setdefault(p.role, []).append(ctx.name(p.person))
+    said = "；".join(f"{'、'.join(names)}（{role}）" for role, names in by_role.items())
+    return f"在场：{said}。" if said else ""
 
 
 def _scenes(ctx: Ctx, focus: Sequence[str]) -> list[Event]:
