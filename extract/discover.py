@@ -30,8 +30,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from core.atomic import replace_directory
 from core.errors import ConfigError
 from core.text import to_simplified
+from extract.epithets import epithets
 from extract.introductions import Intro, IntroductionReader, sentence_around
-from extract.name_stats import TextStats, full_names
+from extract.name_stats import TextStats, full_names, is_word
 from extract.names import LexiconEntry, read_lexicon
 from extract.person_ids import person_ids
 from extract.text import ChapterTexts
@@ -126,6 +127,7 @@ def discover_lexicon(texts: ChapterTexts, progress: Progress | None = None) -> D
     _add_introduced(drafts, intros, book, names_of)
     tick(3, steps)
     _drop_alias_names(drafts)
+    _add_epithets(drafts, book)
     _add_titles(drafts, book, names_of, words)
     tick(4, steps)
     discovery = _finish(drafts, book)
@@ -138,7 +140,8 @@ def _loose_name(s: str, stats: TextStats, names_of: Surnames, words: PeopleWords
     text more than once, not a generic speaker or a title form."""
     surname = names_of.of(s)
     return surname is not None and 1 <= len(s) - len(surname) <= 2 and stats.count[s] >= 2 and \
-        s not in words.generic_speakers and s[len(surname):] not in words.titles
+        s not in words.generic_speakers and s[len(surname):] not in words.titles and \
+        not is_word(s, surname)
 
 
 def _add_introduced(drafts: dict[str, _Draft], intros: Iterable[Intro], book: _Book,
@@ -176,6 +179,21 @@ def _drop_alias_names(drafts: dict[str, _Draft]) -> None:
                 holder.add(alias, evidence)
 
 
+def _unshared_owner(drafts: dict[str, _Draft]) -> dict[str, str]:
+    holders: dict[str, set[str]] = {}
+    for draft in drafts.values():
+        for form in (draft.name, *draft.aliases):
+            holders.setdefault(form, set()).add(draft.name)
+    return {form: next(iter(names)) for form, names in holders.items() if len(names) == 1}
+
+
+def _add_epithets(drafts: dict[str, _Draft], book: _Book) -> None:
+    for e in epithets(book.simplified, _unshared_owner(drafts)):
+        quote = book.quote(e.chapter, e.start, e.end)
+        drafts[e.person].add(e.epithet, AliasEvidence(alias=e.epithet, person=e.person,
+                                                      chapter=e.chapter, quote=quote, rule="epithet"))
+
+
 def _add_titles(drafts: dict[str, _Draft], book: _Book, names_of: Surnames,
                 words: PeopleWords) -> None:
     by_surname: dict[str, list[TitleCandidate]] = {}
@@ -190,7 +208,7 @@ def _add_titles(drafts: dict[str, _Draft], book: _Book, names_of: Surnames,
             form = surname + title
             if form in drafts or book.occurs(form) < 3:
                 continue
-            tie = tie_title(form, candidates, book.simplified)
+            tie = tie_title(form, title, candidates, book.simplified)
             if tie is not None:
                 _add_tie(drafts, tie, book)
 

@@ -16,6 +16,8 @@ from kb.knowledge.genre import PeopleWords
 
 X = r"[\u3400-\u9fff]"
 BOUNDARY = r"(?=[，。；,、：！？”」』\s]|$)"
+COURT_END = r"(?=[，。；,、：！？”」』\s者也乃]|$)"
+"""After a courtesy name: a break, or 者 / 也 / 乃 (字奉先者也)."""
 OPEN, CLOSE = "「『“", "」』”"
 SENTENCE_END = re.compile(r"[。！？!?\n]")
 MAX_QUOTE = 80
@@ -52,11 +54,11 @@ class IntroductionReader:
             if words.intro_courtesy_later else ""
         double = [w for w in words.intro_surname if w != "姓"] or ["复姓"]
         given = _alt(words.intro_given)
-        tail = rf"(?:[，,]?{court}(?P<court>{X}{{2}}){BOUNDARY}{later})?"
+        tail = rf"(?:[，,]?{court}(?P<court>{X}{{2}}){COURT_END}{later})?"
         self.full = re.compile(
             rf"(?:(?:{_alt(tuple(double))})(?P<sur2>{X}{{2}})|姓(?P<sur>{X}))[，,]?{given}"
             rf"(?P<given>{X}{{1,2}}?)(?=[，。；,、：！？”」]|{court}|乃|是|也|$){tail}")
-        self.courtesy = re.compile(rf"{court}(?P<court>{X}{{2}}){BOUNDARY}{later}")
+        self.courtesy = re.compile(rf"{court}(?P<court>{X}{{2}}){COURT_END}{later}")
         self.named_given = re.compile(rf"{given}(?P<given>{X}{{1,2}}?)[，,]$")
         self.childhood = re.compile(rf"{_alt(words.intro_childhood)}(?P<alias>{X}{{2}}){BOUNDARY}") \
             if words.intro_childhood else None
@@ -82,10 +84,10 @@ class IntroductionReader:
     def _courtesy(self, chapter: int, text: str) -> list[Intro]:
         found = []
         for m in self.courtesy.finditer(text):
-            before = text[max(0, m.start() - 6):m.start()].removesuffix("表")
+            before = text[max(0, m.start() - 7):m.start()].removesuffix("表").rstrip("，,")
             name = self._name_ending(before)
             if name is None:
-                given = self.named_given.search(before)
+                given = self.named_given.search(before + "，")
                 name = self._recent_bearer(text, m.start(), given.group("given")) if given else None
             if name is not None:
                 found += _courtesy_names(name, m, chapter)
@@ -109,14 +111,26 @@ class IntroductionReader:
                 if len(candidate) == size and candidate != given and self.is_name(candidate) and (
                         best is None or m.start() > best[0]):
                     best = (m.start(), candidate)
-        return best[1] if best else None
+        return best[1] if best else self._family_bearer(window, given)
+
+    def _family_bearer(self, window: str, given: str) -> str | None:
+        """长子名策 after the father was named: his surname + the given name, when that is a name."""
+        for end in range(len(window), 1, -1):
+            for size in (3, 2):
+                named = window[end - size:end] if end >= size else ""
+                for surname in (named[:2], named[:1]):
+                    if named and self.is_name(named) and self.is_name(surname + given):
+                        return surname + given
+        return None
 
     def _childhood(self, chapter: int, text: str) -> list[Intro]:
         if self.childhood is None:
             return []
         found = []
         for m in self.childhood.finditer(text):
-            name = self._named_before(text, m.start())
+            given = re.search(rf"({X}{{1,2}})[，,]$", text[max(0, m.start() - 3):m.start()])
+            name = (self._recent_bearer(text, m.start(), given.group(1)[-1]) if given else None) or \
+                self._named_before(text, m.start())
             if name is not None:
                 found.append(Intro(name, m.group("alias"), "childhood", chapter, m.start(), m.end()))
         return found

@@ -59,6 +59,11 @@ def is_common_word(word: str) -> bool:
     return tag is not None and not tag.startswith("nr") and freq >= COMMON_WORD_FREQ
 
 
+def is_word(s: str, surname: str) -> bool:
+    """A common word, or one with a character after it (江湖上): not a name."""
+    return is_common_word(s) or (len(s) == 3 and len(surname) == 1 and is_common_word(s[:2]))
+
+
 def is_dictionary_name(word: str) -> bool:
     return (dictionary_tag(word)[1] or "").startswith("nr")
 
@@ -137,7 +142,7 @@ def full_names(stats: TextStats, surnames: Surnames, words: PeopleWords,
         surname = surnames.of(s)
         if surname is None or s == surname or s[len(surname):] in tails or s[-1:] in tails:
             continue
-        if stats.after_determiner[s] > GENERIC_SHARE * n or is_common_word(s):
+        if stats.after_determiner[s] > GENERIC_SHARE * n or is_word(s, surname):
             continue
         if stats.spoken[s] >= MIN_SPOKEN or is_dictionary_name(s):
             first[s] = n

@@ -1,9 +1,12 @@
 """Title forms (甲公, 甲丞相, 甲皇叔): which person of that surname the text means by them.
 
 A surname with a title names whoever of that surname holds it, so the form is tied to a person
-only by context: in the passages around the form (a window each side), the people of the same
+only by context. The text's own apposition comes first: the title written before a full name
+(都头甲乙, 丞相甲乙) says who holds it, and the form goes to the person it stands before most.
+Without apposition, in the passages around the form (a window each side), the people of the same
 surname who are named by their own names are counted, and the form goes to the one who is there
-far more often than anyone else. Two people who are both often there make the form ambiguous
+far more often than anyone else (a main character is near every form, so this needs a clear
+majority). Two people who are both often there make the form ambiguous
 (resolved passage by passage later); fewer than `MIN_SUPPORT` passages tie it to no one. The
 evidence is the passage where the form and the winner's own name stand closest.
 """
@@ -18,6 +21,8 @@ from dataclasses import dataclass
 WINDOW = 150
 """Characters each side of a title form read as its passage."""
 MIN_OCCURRENCES = 3
+MIN_APPOSED = 2
+"""A one-character title before a name is part of another word (主公甲乙): no apposition."""
 MIN_SUPPORT = 3
 DOMINANT = 0.6
 """The winner's share of the passages that name anyone of the surname."""
@@ -47,9 +52,37 @@ class TitleTie:
     chapters: tuple[int, ...] = ()
 
 
-def tie_title(form: str, candidates: Sequence[TitleCandidate],
+def tie_title(form: str, title: str, candidates: Sequence[TitleCandidate],
               texts: Mapping[int, str]) -> TitleTie | None:
-    """Who the title form denotes, by the same-surname people named in its passages."""
+    """Who the title form denotes: by apposition (the title before a full name), else by the
+    same-surname people named in its passages."""
+    apposed = _apposed(form, title, candidates, texts) if len(title) >= MIN_APPOSED else None
+    return apposed or _by_passages(form, candidates, texts)
+
+
+def _apposed(form: str, title: str, candidates: Sequence[TitleCandidate],
+             texts: Mapping[int, str]) -> TitleTie | None:
+    counts: Counter[str] = Counter()
+    where: dict[str, tuple[int, int, int]] = {}
+    for c in candidates:
+        pattern = re.compile(re.escape(title + c.person))
+        for chapter, text in texts.items():
+            for m in pattern.finditer(text):
+                counts[c.person] += 1
+                where.setdefault(c.person, (chapter, m.start(), m.end()))
+    if not counts:
+        return None
+    ranked = counts.most_common(2)
+    if len(ranked) > 1 and ranked[1][1] * 2 > ranked[0][1]:
+        return None
+    person = ranked[0][0]
+    chapter, start, end = where[person]
+    occurrences = sum(t.count(form) for t in texts.values())
+    return TitleTie(form, (person,), chapter, start, end, occurrences, (chapter,))
+
+
+def _by_passages(form: str, candidates: Sequence[TitleCandidate],
+                 texts: Mapping[int, str]) -> TitleTie | None:
     pattern = re.compile(re.escape(form))
     support: Counter[str] = Counter()
     closest: dict[str, tuple[int, int, int, int]] = {}
