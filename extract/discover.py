@@ -7,7 +7,7 @@ genre's and the language's data, `kb.knowledge.genre` / `kb.knowledge.surnames`)
 1. statistics (`extract.name_stats`): surname-initial strings that speak and act and stand whole;
 2. introductions (`extract.introductions`): 姓甲名乙字丙, 甲字丙, 小字, 绰号 — each alias with the
    sentence that gives it;
-3. title forms (`extract.title_forms`): 甲公, 甲皇叔 tied to the person of that surname the
+3. title forms (`extract.title_forms`): 甲公, 甲将军 tied to the person of that surname the
    passages around them name.
 
 A form two people hold (two courtesy names alike, a title form both are near) is kept on both and
@@ -164,7 +164,7 @@ def _add_introduced(drafts: dict[str, _Draft], intros: Iterable[Intro], book: _B
 
 
 def _drop_alias_names(drafts: dict[str, _Draft]) -> None:
-    """A 'person' whose name is another's alias (刘玄德 once 玄德 is 刘备's) is that person."""
+    """A 'person' whose name is another's alias (甲丙 once 丙 is 甲乙's courtesy name) is that person."""
     owners: dict[str, set[str]] = {}
     for draft in drafts.values():
         for alias in draft.aliases:

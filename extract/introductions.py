@@ -17,7 +17,7 @@ from kb.knowledge.genre import PeopleWords
 X = r"[\u3400-\u9fff]"
 BOUNDARY = r"(?=[，。；,、：！？”」』\s]|$)"
 COURT_END = r"(?=[，。；,、：！？”」』\s者也乃]|$)"
-"""After a courtesy name: a break, or 者 / 也 / 乃 (字奉先者也)."""
+"""After a courtesy name: a break, or 者 / 也 / 乃 (字丙者也)."""
 OPEN, CLOSE = "「『“", "」』”"
 SENTENCE_END = re.compile(r"[。！？!?\n]")
 MAX_QUOTE = 80
@@ -114,7 +114,7 @@ class IntroductionReader:
         return best[1] if best else self._family_bearer(window, given)
 
     def _family_bearer(self, window: str, given: str) -> str | None:
-        """长子名策 after the father was named: his surname + the given name, when that is a name."""
+        """长子名乙 after the father was named: his surname + the given name, when that is a name."""
         for end in range(len(window), 1, -1):
             for size in (3, 2):
                 named = window[end - size:end] if end >= size else ""

@@ -3,8 +3,9 @@ and act (甲道, 甲大怒), are not generic nouns (那和尚), and stand whole 
 
 Signals, all of Chinese fiction in general: a surname of the language data starts the string; the
 genre's speaker cues follow it; the genre's determiners rarely precede it (a name takes no 那 or
-一个); its left and right neighbours are diverse (boundary statistics: 葛亮 is always preceded by
-诸, 刘玄 always followed by 德, so neither is a whole name); the segmenter's dictionary does not
+一个); its left and right neighbours are diverse (boundary statistics: the tail of a
+double-surname name is always preceded by its first character, a surname and half a courtesy
+name always followed by the other half, so neither is a whole name); the segmenter's dictionary does not
 know it as a common word (jieba's non-`nr` entries), or knows it as a name (`nr`), which also
 stands for the speaker cues of a rarely speaking person.
 """
@@ -32,7 +33,7 @@ COMMON_WORD_FREQ = 30
 SHORTER_DOMINATES = 3
 OPENING = 0.2
 """A name opens clauses or speaks: (share after punctuation) + 2 × (share before a speaker cue)
-reaches this, where a phrase (马来, 于地, 弓弩) sits inside clauses after a verb."""
+reaches this, where a phrase (a surname character + a verb or a noun) sits inside clauses after a verb."""
 CJK = re.compile(r"[\u3400-\u9fff]+")
 CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
 
@@ -60,7 +61,7 @@ def is_common_word(word: str) -> bool:
 
 
 def is_word(s: str, surname: str) -> bool:
-    """A common word, or one with a character after it (江湖上): not a name."""
+    """A common word, or one with a character after it (a common word + 上): not a name."""
     return is_common_word(s) or (len(s) == 3 and len(surname) == 1 and is_common_word(s[:2]))
 
 
@@ -158,7 +159,7 @@ def full_names(stats: TextStats, surnames: Surnames, words: PeopleWords,
 
 
 def _holds_cue(s: str, words: PeopleWords) -> bool:
-    """权大喜, 闻之: a speaker cue inside the string (a one-character cue only at its end)."""
+    """甲大喜, 闻之: a speaker cue inside the string (a one-character cue only at its end)."""
     return any((cue in s) if len(cue) > 1 else s.endswith(cue) for cue in words.speaker_cues
                if cue not in words.name_characters)
 

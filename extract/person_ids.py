@@ -1,4 +1,4 @@
-"""Person ids from names, by their pinyin (诸葛亮 → zhuge_liang): stable, readable, ASCII."""
+"""Person ids from names, by their pinyin (a double surname + given name → xx_yy): stable, readable, ASCII."""
 
 from __future__ import annotations
 

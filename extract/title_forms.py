@@ -1,4 +1,4 @@
-"""Title forms (甲公, 甲丞相, 甲皇叔): which person of that surname the text means by them.
+"""Title forms (甲公, 甲丞相, 甲将军): which person of that surname the text means by them.
 
 A surname with a title names whoever of that surname holds it, so the form is tied to a person
 only by context. The text's own apposition comes first: the title written before a full name

@@ -1,5 +1,5 @@
-"""Query expansion for wording gaps: the other names of the people a question names (关羽 → the
-forms the text calls him by), and the corpus profile's map from the words readers use to the words
+"""Query expansion for wording gaps: the other names of the people a question names (a name → the
+forms the text calls the person by), and the corpus profile's map from the words readers use to the words
 the novel uses (报仇 → 杀/搠/剜 …). Switchable by `KBX_QUERY_EXPANSION`."""
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ let a main character's many forms drown the question's own words."""
 
 def alias_expansions(named: Iterable[tuple[Person, str]]) -> list[str]:
     """For each person the question names: their name when it is called by another form (a
-    nickname → the name), and their first `OTHER_FORMS` other forms (关羽 → 关公, 云长), none
-    contained in the written form or containing it (刘备 → 刘玄德 adds nothing 玄德 does not)."""
+    nickname → the name), and their first `OTHER_FORMS` other forms (甲乙 → 甲公, 丙), none
+    contained in the written form or containing it (甲丙 adds nothing 丙 does not)."""
     found: list[str] = []
     for person, written in named:
         said = normalize(written)

@@ -25,7 +25,7 @@ class _SurnameFile(BaseModel):
 
 @dataclass(frozen=True)
 class Surnames:
-    """Which surname a name starts with (a double surname first: 诸葛亮 → 诸葛)."""
+    """Which surname a name starts with (a double surname first)."""
 
     single: frozenset[str]
     double: frozenset[str]
