@@ -1,6 +1,7 @@
 """Epithets in quotes before a name (「某某」甲乙, 『某某』甲丙: the name or another form), the
 genre's way of giving a person's nickname. An epithet becomes an alias of the person it stands
-before when it does so at least twice, nearly always before the same person (a title quoted once proves nothing)."""
+before when it does so at least twice, nearly always before the same person (a title quoted
+once proves nothing)."""
 
 from __future__ import annotations
 
