@@ -26,7 +26,8 @@ from typing import Protocol
 
 from core.atomic import replace_directory
 from core.settings import Settings, bundle_fingerprint
-from extract.corpus_tables import read_tables
+from extract.corpus_tables import CorpusTables, read_tables
+from extract.discover import DISCOVERED_DIR, Discovery, discover_lexicon, write_discovery
 from extract.gate import Gate, decide, write_gate
 from extract.names import Roster, read_lexicon
 from extract.offline import OfflineExtractor
@@ -111,11 +112,30 @@ def curated_chapters(curated: KnowledgeBundle) -> set[int]:
     return {c.chapter for c in curated.chapters} or {e.chapter for e in curated.events}
 
 
-def load_inputs(settings: Settings, blocks: Sequence[Block]) -> Inputs:
+def load_inputs(settings: Settings, blocks: Sequence[Block],
+                discovery: Discovery | None = None) -> Inputs:
+    """The extraction's inputs. A book with a curated lexicon (`<bundle>/lexicon.jsonl`) is
+    extracted with it and its corpus tables; any other book with the lexicon discovered from its
+    text (`discovery`, else discovered now and written under `<data>/<book>/discovered/`), empty
+    tables, and the curated bundle when there is one (else none: nothing to measure against)."""
+    texts = ChapterTexts(blocks)
     fingerprint = bundle_fingerprint(settings.bundle)
-    curated = load_bundle(settings.bundle, blocks)
-    roster = Roster.build(read_lexicon(settings.bundle / LEXICON_FILE), read_tables(settings.bundle))
-    return Inputs(list(blocks), curated, roster, ChapterTexts(blocks), fingerprint)
+    curated = load_bundle(settings.bundle, blocks) if settings.bundle.is_dir() \
+        else bundle_from_records(blocks=blocks)
+    lexicon = settings.bundle / LEXICON_FILE
+    if lexicon.exists():
+        roster = Roster.build(read_lexicon(lexicon), read_tables(settings.bundle))
+    else:
+        if discovery is None:
+            discovery = discover_lexicon(texts)
+            write_discovery(discovery, discovered_dir(settings))
+        roster = Roster.build(discovery.entries, CorpusTables())
+    return Inputs(list(blocks), curated, roster, texts, fingerprint)
+
+
+def discovered_dir(settings: Settings) -> Path:
+    """Where a book's discovered lexicon, evidence and shared forms are kept."""
+    return settings.corpus_dir() / DISCOVERED_DIR
 
 
 @dataclass
