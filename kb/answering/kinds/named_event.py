@@ -44,7 +44,7 @@ def compose(ctx: Ctx) -> Draft | None:
 
 
 def _who_was_there(ctx: Ctx, event: Event) -> str:
-    """The event's people by their roles (鲁智深（救人者）；林冲（被救者）)."""
+    """The event's people by their roles (甲（救人者）；乙（被救者）)."""
     by_role: dict[str, list[str]] = {}
     for p in event.participants:
         by_role.setdefault(p.role, []).append(ctx.name(p.person))
