@@ -1,7 +1,7 @@
 """The detail of the kinds answered their own way, decided once in the plan (`AskDetail`): where
 two met, whom someone acted on (甲杀了谁), last words, the chapter of a death, the story of a
 chapter named by number, one attribute of a person, a weapon, how someone came to a band or what
-came after, the acts a question asserts, a nickname, who died, a person's own end."""
+came after, the acts a question asserts, a person's own end."""
 
 from __future__ import annotations
 
@@ -58,15 +58,9 @@ def detail_of_kind(text: str, asks: Ask, ids: Sequence[str], focus: Sequence[str
         and has_any(text, lang.words_of("weapon")),
         joining=band if one and asks not in NOT_JOINING_ASKS and not after else None,
         after_band=band if one and asks in AFTER_BAND_ASKS and after else None,
-        nickname=has_any(text, lang.words_of("nickname_asked")),
         premises=tuple(action for action, role in PREMISE_ROLES.items()
                        if has_any(to_simplified(text), lang.words_of(role))),
         fate=moment == "ended" and all(any(ch in w for ch in lang.chars.end) for w in focus))
-
-
-def asks_deaths(cleaned: str) -> bool:
-    """谁死了, 哪些人阵亡: a question about who died (read on the question without its when)."""
-    return has_any(to_simplified(cleaned), language().words_of("death"))
 
 
 def _asks_whom(text: str, written: Sequence[str], lang: Language) -> bool:

@@ -22,7 +22,6 @@ from kb.answering.arcs import (
 )
 from kb.answering.book import Book
 from kb.answering.chapters import ChapterMatch
-from kb.answering.details import asks_deaths
 from kb.answering.expansion import expansions_for
 from kb.answering.kinds import select_kinds
 from kb.answering.ordering import (
@@ -129,16 +128,19 @@ class EvidencePipeline:
         bearer of a shared name in a pair, whether it can be looked up at all, and the question
         kinds that may answer it."""
         text = normalize(question)
-        arc = self.profile.arc_of(text) or self._after_death(text)
+        named = self.people.find(question)
+        arc = self.profile.arc_of(text) or self._after_death(text, named)
         told_arc = self.profile.arc_of(text, as_when=False) \
             if arc is None and has_any(text, language().words_of("episode")) else None
-        plan = plan_for_question(without_arc(text, arc) if arc else question, self.people,
-                                 previous, self.relatives.one, self.profile.place_chars)
+        if arc is None:
+            plan = plan_for_question(question, self.people, previous, self.relatives.one,
+                                     self.profile.place_chars, named)
+        else:  # planned without the arc's words: they are its when
+            plan = plan_for_question(without_arc(text, arc), self.people, previous,
+                                     self.relatives.one, self.profile.place_chars)
         if plan.kind == "pair":
             plan = self._beside(plan)
-        plan = replace(plan, question=question, named=tuple(self.people.find(question)),
-                       arc=arc, told_arc=told_arc,
-                       detail=replace(plan.detail, deaths=asks_deaths(plan.cleaned)))
+        plan = replace(plan, question=question, named=tuple(named), arc=arc, told_arc=told_arc)
         plan = refused(plan)
         return replace(plan, kinds=select_kinds(plan))
 
@@ -227,13 +229,12 @@ class EvidencePipeline:
                            for r in relations}
         return out
 
-    def _after_death(self, text: str) -> Arc | None:
-        """甲死后…: the chapters from 甲's death on (kb.answering.arcs.after_death); the people are
-        looked up only in a question that says so."""
+    def _after_death(self, text: str, named: Sequence[tuple[str, str]]) -> Arc | None:
+        """甲死后…: the chapters from 甲's death on (kb.answering.arcs.after_death)."""
         if language().patterns.after_death.search(text) is None:
             return None
         try:
-            return after_death(text, [(p, normalize(w)) for p, w in self.people.find(text)],
+            return after_death(text, [(p, normalize(w)) for p, w in named],
                                self._timeline,
                                max(self.book.titles.titles or self.book.chapter_events, default=0))
         except NotFound:

@@ -76,10 +76,6 @@ class AskDetail:
     premises: tuple[str, ...] = ()
     """The acts the question says happened between its people (杀, 斗): the records must hold
     them, else the premise may be false (kb.answering.refusals)."""
-    nickname: bool = False
-    """The question asks for a nickname (绰号, 外号): the profile's nickname comes first."""
-    deaths: bool = False
-    """The question asks who died (谁死了, 哪些人阵亡), read without its when (甲死后 is one)."""
     fate: bool = False
     """How it ended, of the person itself (结局, 怎么死的, 怎么圆寂的): every focus word holds an
     end character (某人的老娘是怎么死的 asks about the mother, not the person's end)."""

@@ -43,11 +43,13 @@ OPINION_ASKS = ("who", "what", "name", "identity")
 
 
 def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str] = (),
-                      kin_of: KinLookup | None = None, place_chars: str = "") -> Plan:
-    """Decide the kind, the people and what is asked (rules in the module docstring)."""
+                      kin_of: KinLookup | None = None, place_chars: str = "",
+                      named: Sequence[tuple[str, str]] | None = None) -> Plan:
+    """Decide the kind, the people and what is asked (rules in the module docstring); `named`:
+    the people the question names, when the caller found them already."""
     lang = language()
     simplified = asked_form(question)
-    named = people.find(question)
+    named = list(people.find(question) if named is None else named)
     unresolved: list[str] = []
     found = with_relatives(normalize(question), named, kin_of, unresolved)
     ids = list(dict.fromkeys(pid for pid, _ in found))
