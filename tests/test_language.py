@@ -63,3 +63,17 @@ def test_a_file_that_is_not_json_is_one_line(tmp_path: Path) -> None:
     path.write_text("{", encoding="utf-8")
     with pytest.raises(ConfigError, match="invalid language file"):
         read_language(path)
+
+
+def test_every_answer_template_the_code_reads_is_in_the_file() -> None:
+    """Templates are read by key (`ctx.say("pair.lead", …)`): a key the file lacks would fail
+    only when that answer is composed."""
+    import re
+
+    root = Path(__file__).resolve().parent.parent / "kb" / "answering"
+    keys = set()
+    for path in root.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        keys |= set(re.findall(r"""(?:\.say|_say\(plan,|phrase)\(\s*"([a-z_.]+)\"""", text))
+    keys = {k for k in keys if "{" not in k}
+    assert keys and keys <= set(language().say), sorted(keys - set(language().say))

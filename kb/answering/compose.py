@@ -23,6 +23,6 @@ def compose(ctx: Ctx) -> tuple[Draft, str]:
 def _within_arc(draft: Draft, ctx: Ctx) -> Draft:
     arc = ctx.plan.arc
     if draft.status != "answered" and arc is not None and draft.reason:
-        draft.reason = (f"{draft.reason.rstrip('。')}（{arc.words[0]}{arc.period}，"
-                        f"第{arc.first}–{arc.last}回）。")
+        draft.reason = ctx.say("arc.within", reason=draft.reason.rstrip("。"), name=arc.words[0],
+                               period=arc.period, first=arc.first, last=arc.last)
     return draft

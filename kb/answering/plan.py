@@ -112,6 +112,8 @@ class Plan:
     roles: frozenset[str] = frozenset()
     """The roles of the language's words the question holds (kb.knowledge.language: asks_why,
     episode, meeting …): what a question kind may read of the question's words."""
+    lang: str = "zh"
+    """The language the question was asked in, and its answer is framed in (kb/data/lang)."""
     kinds: tuple[str, ...] = ()
     """The question kinds that may answer, in priority order (kb.answering.kinds): the first
     whose answer is found answers."""

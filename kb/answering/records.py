@@ -41,15 +41,17 @@ def suffered(role: str, acts: set[str]) -> bool:
 
 def record_line(ctx: Ctx, record: Record) -> str:
     if isinstance(record, Event):
-        place = f"（{record.place}）" if record.place else ""
-        return f"第{record.chapter}回 {record.title}{place}：{short(record.summary, 80)}"
+        place = ctx.say("line.place", place=record.place) if record.place else ""
+        return ctx.say("line.event", chapter=record.chapter, title=record.title, place=place,
+                       told=short(record.summary, 80))
     if isinstance(record, Relation):
-        arrow = "→" if record.directed else "与"
-        return (f"{ctx.name(record.source)}{arrow}{ctx.name(record.target)}：{record.label}。"
-                f"{short(record.description, 80)}")
+        arrow = ctx.say("arrow.directed" if record.directed else "arrow.both")
+        return ctx.say("line.relation", source=ctx.name(record.source), arrow=arrow,
+                       target=ctx.name(record.target), label=ctx.label(record.type, record.label),
+                       told=short(record.description, 80))
     if isinstance(record, State):
-        return (f"{ctx.name(record.person)} 第{record.chapter}回起 {record.value}："
-                f"{short(record.description, 80)}")
+        return ctx.say("line.state", name=ctx.name(record.person), chapter=record.chapter,
+                       value=record.value, told=short(record.description, 80))
     return short(ctx.render(record), 80)
 
 

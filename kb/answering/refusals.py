@@ -38,7 +38,6 @@ PREMISE_TYPES: dict[str, frozenset[str]] = {
 true."""
 PREMISE_STATED = {"kill": "states_kill", "fight": "states_fight"}
 """How a sentence of the text states the act: the language's words of that role."""
-PREMISE_VERBS = {"kill": "杀了", "fight": "交过手"}
 NEAR = 8
 """A name answers 那个汉子叫什么 only if it stands this close to 汉子 in a sentence."""
 RelationTypes = Mapping[tuple[str, str], set[tuple[str, str]]]
@@ -48,15 +47,17 @@ direction."""
 
 def refusal_reason(plan: Plan, book: str) -> str | None:
     """Why a question cannot be looked up at all (`Plan.refusal`), in a reader's words."""
-    if plan.refusal == "no_cjk":
-        return f"问题里没有中文字词：本服务检索{book}原文，请用中文提问（简体、繁体均可）。"
-    if plan.refusal == "dangling":
-        return ("问题里的“他/她”指谁？请先问一个提到人物的问题（并沿用同一个 session_id），"
-                "或直接写出人名。")
-    if plan.refusal == "opinion":
-        return (f"{book}没有评出谁“{plan.opinion}”：这是读者的评价，书里没有这样的比较或排名"
-                "（可以问某人的事迹、兵器或排座次的名次）")
-    return None
+    if plan.refusal is None:
+        return None
+    return _say(plan, f"refuse.{plan.refusal}", book=book, opinion=plan.opinion)
+
+
+def _say(plan: Plan, key: str, **fields: object) -> str:
+    return language(plan.lang).phrase(key, **fields)
+
+
+def _names(plan: Plan, names: Sequence[str]) -> str:
+    return _say(plan, "sep.list").join(names)
 
 
 def premise_problem(plan: Plan, relation_types: RelationTypes, evidence: Sequence[str],
@@ -74,9 +75,10 @@ def premise_problem(plan: Plan, relation_types: RelationTypes, evidence: Sequenc
         # curated relations are complete for their pairs; extracted ones may miss the action
         if not recorded and (curated or not _stated(action, named, evidence, people)):
             who = [people.people[p].name if p in people.people else p for p in named]
-            labels = "/".join(RELATION_TYPES[t] for t in sorted(types))
-            return (f"书中没有写{who[0]}{PREMISE_VERBS[action]}{'、'.join(who[1:])}："
-                    f"问题的前提可能不成立（知识库中两人之间没有“{labels}”的记录）")
+            labels = "/".join(language(plan.lang).relation_labels.get(t, RELATION_TYPES[t])
+                              for t in sorted(types))
+            return _say(plan, "premise.false", a=who[0], verb=_say(plan, f"premise.{action}"),
+                        others=_names(plan, who[1:]), labels=labels)
     return None
 
 
@@ -107,7 +109,7 @@ def unknown_name(plan: Plan, named: Sequence[str], people: PeopleIndex,
         return None
     asked = _asked_person(plan, named, people)
     if asked and _titles_only(people.people[asked].all_names, titles):
-        return f"书中没有给出{people.people[asked].name}的名字"
+        return _say(plan, "unnamed", name=people.people[asked].name)
     return None
 
 
@@ -145,7 +147,7 @@ def made_of_in(sentence: str, plan: Plan) -> bool:
 
 
 def _focus_text(plan: Plan) -> str:
-    return "、".join(plan.focus) or _act_text(plan) or "问题所问的事"
+    return _names(plan, plan.focus) or _act_text(plan) or _say(plan, "missing.asked")
 
 
 def _act_text(plan: Plan) -> str:
@@ -184,35 +186,38 @@ def missing_part(plan: Plan, sentences: Sequence[str], record_people: Iterable[s
     (a number or a material may stand in either; a name beside a role only in the text)."""
     texts = [*sentences, *records]
     named = plan.person_ids
-    who = "、".join(plan.names)
+    who = _names(plan, plan.names)
     if plan.asks == "how_many" and not any(has_quantity(s, plan, people) for s in texts):
         unit = (plan.detail.unit or "") + (plan.detail.noun or "")
-        return f"书中没有写{who}{_focus_text(plan)}的数目" + (f"（多少{unit}）" if unit else "")
+        return _say(plan, "missing.count", who=who, what=_focus_text(plan)) + (
+            _say(plan, "missing.count_unit", unit=unit) if unit else "")
     if plan.asks == "made_of" and not any(made_of_in(s, plan) for s in texts):
         thing = plan.detail.thing or _focus_text(plan)
-        return f"书中没有写{thing}是什么{plan.detail.material or '材料'}" + (
-            "做的" if not plan.detail.material else "")
+        material = plan.detail.material or _say(plan, "missing.material_any")
+        return _say(plan, "missing.material", thing=thing, material=material) + (
+            _say(plan, "missing.made") if not plan.detail.material else "")
     if plan.asks == "name" and plan.kin:
-        return f"书中没有写{who}的{plan.kin[0]}叫什么名字"
+        return _say(plan, "missing.kin_name", who=who, kin=plan.kin[0])
     if plan.asks in ("who", "identity") and plan.kin:  # 甲的师父是谁: no one on record
-        return f"书中没有写{who}的{plan.kin[0]}是谁"
+        return _say(plan, "missing.kin_who", who=who, kin=plan.kin[0])
     if plan.asks == "name" and (plan.detail.role or "") in language().words_of("name_kinds"):
-        return None if kind_of_name(plan, texts) else f"书中没有写{who}的{plan.detail.role}"
+        return None if kind_of_name(plan, texts) else _say(plan, "missing.name_kind", who=who,
+                                                           role=plan.detail.role)
     if plan.asks == "name" and _asked_person(plan, named, people) is None \
             and not (asks_person(plan) and set(record_people) - set(named)):
         role = plan.detail.role or ""
         about = [s for s in sentences if not named or {p for p, _ in people.find(s)} & set(named)]
         beside = {pid for s in about for pid in _near(to_simplified(s), role, people)}
         if not beside - set(named):
-            return f"书中没有写{role or '所问的人'}的名字"
+            return _say(plan, "missing.name", role=role or _say(plan, "missing.asked_person"))
     if plan.asks == "who":
         in_sentences = {pid for s in sentences for pid, _ in people.find(s)}
         if not (in_sentences | set(record_people)) - set(named):
             if not plan.focus:  # 甲杀了谁 / 谁杀了甲: the act is all the question says
-                act = _act_text(plan) or "做了这件事"
-                return f"书中没有写{who}{act}了谁" if plan.detail.whom else \
-                    f"书中没有写是谁{act}了{who}"
-            return f"书中没有写是谁{_focus_text(plan)}"
+                act = _act_text(plan) or _say(plan, "missing.act")
+                return _say(plan, "missing.whom" if plan.detail.whom else "missing.by_whom",
+                            who=who, act=act)
+            return _say(plan, "missing.who", what=_focus_text(plan))
     return None
 
 
@@ -221,7 +226,8 @@ def not_stated(plan: Plan, held: float) -> str | None:
     (`held`: the share of the question's content weight the best of them holds)."""
     if plan.asks != "whether" or held >= MIN_COVERAGE:
         return None
-    return f"书中没有写{'、'.join(plan.names)}{'、'.join(plan.focus) or '这件事'}"
+    return _say(plan, "missing.whether", who=_names(plan, plan.names),
+                what=_names(plan, plan.focus) or _say(plan, "missing.this"))
 
 
 def not_covered(plan: Plan, weights: Mapping[str, float], best: float, held: str) -> str | None:
@@ -231,10 +237,11 @@ def not_covered(plan: Plan, weights: Mapping[str, float], best: float, held: str
         return None
     lacking = [w for w in plan.focus if not any(
         w[i:i + 2] in held for i in range(max(1, len(w) - 1)))] or list(plan.focus)
-    subject = f"（问的是{'、'.join(plan.names)}）" if plan.names else ""
+    subject = _say(plan, "missing.subject", names=_names(plan, plan.names)) if plan.names else ""
     if not lacking:
-        return f"书中找不到与问题相关的原文{subject}"
-    return f"书中没有写到“{'”“'.join(lacking[:4])}”{subject}"
+        return _say(plan, "missing.nothing", subject=subject)
+    words = _say(plan, "sep.words").join(_say(plan, "missing.word", word=w) for w in lacking[:4])
+    return _say(plan, "missing.words", words=words, subject=subject)
 
 
 def normalized(texts: Iterable[str]) -> str:

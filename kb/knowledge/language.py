@@ -105,6 +105,7 @@ class Patterns(BaseModel):
     nickname_called: re.Pattern[str]
     name_kind_ask: re.Pattern[str]
     verb_before: re.Pattern[str]
+    chapter_heading: re.Pattern[str]
     kind_name_tail: re.Pattern[str]
     total_before: re.Pattern[str]
 
@@ -171,6 +172,19 @@ class Language(BaseModel):
     script_folds: tuple[tuple[str, str], ...] = Field(
         default=(), description="old spellings of asking words → the ones the rules know")
     prompt: Prompt
+    relation_labels: dict[str, str] = Field(
+        default_factory=dict, description="relation type → its label, where not the records'")
+    say: dict[str, str] = Field(default_factory=dict,
+                                description="the answer templates: key → a format string")
+
+    def phrase(self, key: str, **fields: object) -> str:
+        """The answer template `key` filled with `fields`; a key the file lacks is an error
+        naming it."""
+        try:
+            template = self.say[key]
+        except KeyError:
+            raise ConfigError(f"language file: no answer template {key!r}") from None
+        return template.format(**fields)
 
     _roles: Mapping[str, tuple[str, ...]] = PrivateAttr(default_factory=dict)
 
