@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.text import normalize, to_simplified
-from kb.answering.coverage import _forms, best_sentences
+from kb.answering.coverage import Coverage, _forms, best_sentences
 from kb.answering.drafting import (
     MIN_RECORD_COVERAGE,
     Ctx,
@@ -24,6 +24,7 @@ from kb.answering.drafting import (
     short,
 )
 from kb.answering.refusals import not_stated
+from kb.knowledge.importance import spread_pick
 from kb.knowledge.language import language
 from kb.knowledge.models import Event, Record, Relation
 from kb.knowledge.views import EventView, Pair, RelationView
@@ -31,7 +32,11 @@ from kb.knowledge.views import EventView, Pair, RelationView
 CAUSE_EVENTS = 2
 CAUSE_CHAPTERS = 8
 """Why: the events of the same people at most this many chapters before the asked one."""
-MAX_PAIR_RELATIONS = 6
+MAX_PAIR_RELATIONS = 3
+MAX_PAIR_EVENTS = 3
+"""A pair answer lists its most specific relations and the shared events that matter most, spread
+over the book (the last included); the rest are counted."""
+RELATION_CHARS = 50
 GENERIC_TYPES = frozenset({"acquaintance", "colleague", "ally"})
 """Relation types that say little; listed after the specific ones."""
 
@@ -48,7 +53,7 @@ def relation_line(ctx: Ctx, pair: Pair, rel: RelationView) -> tuple[str, tuple[s
     since = ctx.say("relation.since", chapter=began) if began is not None else ""
     return (ctx.say("relation.line", source=ctx.name(rel.source), arrow=arrow,
                     target=ctx.name(rel.target), label=ctx.label(rel.type, rel.label), since=since,
-                    told=short(rel.description, 80)), first_quote(rel.sources))
+                    told=short(rel.description, RELATION_CHARS)), first_quote(rel.sources))
 
 
 def ordered_relations(pair: Pair, chosen: set[str]) -> list[RelationView]:
@@ -85,10 +90,14 @@ def compose_pair(ctx: Ctx, began: bool = False) -> Draft:
     labels = ctx.say("sep.list").join(dict.fromkeys(ctx.label(r.type, r.label) for r in relations))
     first = first_event(pair)
     w = Writer()
-    asked = asked_relation(ctx, relations)
+    scene = asked_scene(ctx, pair)
+    asked = asked_relation(ctx, relations) if scene is None else None
+    if scene is not None:  # 甲和乙是怎么占了某山的: the scene of that answers first
+        w.add(ctx.say("pair.scene", chapter=scene.chapter, title=scene.title,
+                      told=short(scene.summary, SCENE_CHARS)), first_quote(scene.sources))
     if asked is not None:  # 甲和乙是怎么成亲的: that relation (with its first quote) answers first
         line, quote = relation_line(ctx, pair, asked)
-        w.add(line.removeprefix("· "), quote)
+        w.add(line.removeprefix(ctx.say("item")), quote)
     lead = ctx.say("pair.lead", a=a, b=b, labels=labels) if labels else ctx.say("pair.lead_bare", a=a, b=b)
     met = pair.first_met
     start = first.chapter if first is not None else met.chapter if met is not None else None
@@ -118,8 +127,7 @@ def compose_pair(ctx: Ctx, began: bool = False) -> Draft:
         if rel is not asked:
             line, quote = relation_line(ctx, pair, rel)
             w.add(line, quote)
-    key = set(pair.key_events)
-    events = [e for e in pair.shared_events if e.id in key] or pair.shared_events[:1]
+    events = key_events(ctx, pair)
     if events:
         w.add(ctx.say("pair.key_events"))
     for event in events:
@@ -139,6 +147,49 @@ def _left(ctx: Ctx, w: Writer, pair: Pair, events: int, relations: int) -> None:
     if left_events or left_relations:
         w.add(ctx.say("pair.left", left=ctx.say("sep.list").join(x for x in left if x),
                       a=pair.a.name, b=pair.b.name))
+
+
+def key_events(ctx: Ctx, pair: Pair) -> list[EventView]:
+    """At most `MAX_PAIR_EVENTS` shared events, in book order: those that hold the question's own
+    words first (甲和乙是怎么占了某山的: the scenes of that), then the pair's key events (the
+    store chose them, spread over the book): the first, the last, the turning points between."""
+    weights = ctx.weights()
+    covered = Coverage(weights, {t: _forms(t, ctx.book.profile.wordings) for t in weights})
+    asked = sorted((e for e in pair.shared_events
+                    if weights and covered(to_simplified(f"{e.title}{e.place or ''}{e.summary}"))
+                    >= MIN_RECORD_COVERAGE),
+                   key=lambda e: -covered(to_simplified(f"{e.title}{e.place or ''}{e.summary}")))
+    key = set(pair.key_events)
+    events = [e for e in pair.shared_events if e.id in key] or pair.shared_events[:1]
+    if len(events) > MAX_PAIR_EVENTS:  # the first, the last, the turning points far from them
+        picked = spread_pick([e.chapter for e in events],
+                             [2.0 * e.turning_point + 1.0 * e.headline for e in events],
+                             MAX_PAIR_EVENTS, EVENTS_SPREAD, 2.0, keep=(0, len(events) - 1))
+        events = [events[i] for i in sorted(picked)]
+    last = pair.shared_events[-1:]  # where their story ends is always told
+    chosen = list({e.id: e for e in [*asked[:MAX_PAIR_EVENTS - 1], *last, *events]}.values())
+    return sorted(chosen[:MAX_PAIR_EVENTS], key=lambda e: e.order)
+
+
+EVENTS_SPREAD = 20
+"""Chapters apart at which two of a pair's key events no longer crowd each other."""
+SCENE_CHARS = 90
+SCENE_COVERAGE = 0.6
+"""A shared scene answers a pair question first when it holds this share of the question's own
+words (title, place and account)."""
+
+
+def asked_scene(ctx: Ctx, pair: Pair) -> EventView | None:
+    """The shared event a pair question asks about by its content words, when one holds most of
+    them (the best one; ties: the earliest)."""
+    if not ctx.plan.focus or ctx.plan.asks not in ("how", "what", "relation"):
+        return None
+    weights = ctx.weights()
+    covered = Coverage(weights, {t: _forms(t, ctx.book.profile.wordings) for t in weights})
+    scored = [(covered(to_simplified(f"{e.title}{e.place or ''}{e.summary}")), -e.order, e)
+              for e in pair.shared_events]
+    best = max(scored, key=lambda s: (s[0], s[1]), default=None)
+    return best[2] if best is not None and best[0] >= SCENE_COVERAGE else None
 
 
 def asked_relation(ctx: Ctx, relations: Sequence[RelationView]) -> RelationView | None:

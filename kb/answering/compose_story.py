@@ -20,7 +20,7 @@ from kb.knowledge.importance import spread_pick
 from kb.knowledge.language import language
 from kb.knowledge.profile import Arc
 
-ARC_STORY_SCENES = 8
+ARC_STORY_SCENES = 6
 """How many scenes of a campaign its course is told in; the rest are counted."""
 
 

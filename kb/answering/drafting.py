@@ -25,7 +25,7 @@ from kb.knowledge.views import SourceView
 from retrieval.analyzers import FUNCTION_CHARS
 
 BlockOf = Callable[[str], Block | None]
-SUMMARY_CHARS = 60
+SUMMARY_CHARS = 40
 Lead = tuple[str, tuple[str, str] | None, bool]
 """(the lead sentence, its quote, whether it already states the record)."""
 

@@ -35,7 +35,7 @@ from kb.answering.plan import Plan
 from kb.answering.planner import plan_for_question, refused
 from kb.answering.record_search import KnowledgeHit, KnowledgeIndex
 from kb.answering.relatives import Relatives
-from kb.answering.wording import has_any
+from kb.answering.wording import fold_colloquial, has_any
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.language import language
 from kb.knowledge.models import ChapterSummary, Event, Person, Record
@@ -112,7 +112,7 @@ class EvidencePipeline:
         self.bundle = bundle
         self.book = Book.of(bundle, titles or {})
         self.people = self.book.people
-        self.profile = bundle.profile
+        self.profile = self.book.profile
         self.knowledge = KnowledgeIndex(bundle)
         self.knowledge_budget = knowledge_budget
         self.expansion = expansion
@@ -170,7 +170,7 @@ class EvidencePipeline:
         expansions = expansions_for(plan.question, named, self.profile.wordings, self.expansion)
         if plan.follow_up:
             expansions = [self.people.people[pid].name for pid in plan.person_ids] + expansions
-        query = query_text(plan.question, expansions)
+        query = query_text(fold_colloquial(plan.question), expansions)
         budget = self.knowledge_budget if knowledge_budget is None else knowledge_budget
         knowledge = self.knowledge.search(query, plan.person_ids, budget)
         pair, journey, plan_records = self._plan_records(plan)

@@ -3,7 +3,11 @@ a nickname, the nickname first (as the profile gives it: 绰号“甲”, 人称
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 from core.text import to_simplified
+from kb.answering.attributes import is_roster
 from kb.answering.drafting import Ctx, Draft, Writer, asked_acts, role_form_chars
 from kb.knowledge.language import language
 from kb.knowledge.models import Person
@@ -32,7 +36,7 @@ def compose_profile(ctx: Ctx, person: Person, nickname: bool = False) -> Draft:
     said = ctx.say("profile.nickname", name=name, nicknames=sep.join(
         ctx.say("profile.quoted", name=n) for n in named)) if named else ""
     w.add(ctx.say("profile.lead", said=said, name=name, aliases=aliases, first=first,
-                  profile=person.profile))
+                  profile=_who_first(person.profile, ctx.book.profile.roster_marks)))
     for q in quotes:
         w.add(ctx.say("item"), q)
     return w.draft()
@@ -44,3 +48,11 @@ def profile_tells(ctx: Ctx, person: Person) -> bool:
     asked = asked_acts(ctx) - role_form_chars()
     profile = to_simplified(person.profile)
     return bool(asked) and all(ch in profile for ch in asked)
+
+
+def _who_first(profile: str, roster_marks: Sequence[str]) -> str:
+    """The profile with the sentences that say who the person is before the book's roster
+    sentences (rank, star, post: the profile's `roster_marks`)."""
+    sentences = [s for s in re.split(r"(?<=。)", profile) if s]
+    return "".join([*(s for s in sentences if not is_roster(s, roster_marks)),
+                    *(s for s in sentences if is_roster(s, roster_marks))])

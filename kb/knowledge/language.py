@@ -171,6 +171,12 @@ class Language(BaseModel):
     numerals: Numerals
     script_folds: tuple[tuple[str, str], ...] = Field(
         default=(), description="old spellings of asking words → the ones the rules know")
+    wordings: dict[str, tuple[str, ...]] = Field(
+        default_factory=dict, description="a reader's word → the words fiction writes for it "
+                                          "(干掉 → 杀); a book's profile adds its own")
+    colloquial_folds: tuple[tuple[str, str], ...] = Field(
+        default=(), description="colloquial asking words → the plain ones the rules know (啥 → "
+                                "什么, 咋 → 怎么), in order; they may change the text's length")
     prompt: Prompt
     relation_labels: dict[str, str] = Field(
         default_factory=dict, description="relation type → its label, where not the records'")

@@ -35,8 +35,8 @@ def compose(ctx: Ctx) -> Draft | None:
     w = Writer()
     told = short(first.summary, 90)
     w.add(ctx.say("event.lead", title=first.title, chapter=first.chapter, place=place)
-          + (ctx.say("event.told", told=told) if told else ctx.say("event.end"))
-          + _who_was_there(ctx, first), record_quote(first))
+          + _who_was_there(ctx, first)
+          + (ctx.say("event.told", told=told) if told else ""), record_quote(first))
     for event in picked[1:]:
         w.add(scene_item(ctx, event), record_quote(event))
     if len(scenes) > len(picked):
