@@ -202,3 +202,22 @@ def test_an_attribute_is_decided_in_the_plan(index: PeopleIndex, question: str,
                                              attribute: str | None) -> None:
     assert plan_for_question(question, index).detail.attribute == attribute
 
+
+
+@pytest.mark.parametrize(("question", "act", "agent", "patient"), [
+    ("武松为什么要杀宋江？", "kill", "wu_song", "song_jiang"),
+    ("宋江是怎么亲手生擒史文恭的？", "capture", "song_jiang", "shi_wengong"),
+    ("扈三娘是怎么活捉王英的", "capture", "hu_sanniang", "wang_ying"),
+    ("鲁智深为啥在野猪林把董超、薛霸两个公人打死了？", "kill", "lu_zhishen", "dong_chao"),
+    ("林冲被谁陷害", None, None, None),                    # no one named does it
+    ("李小二是怎么察觉有人要暗害林冲的？", None, None, None),  # an unnamed doer
+    ("武松为什么不要杀威棒？", None, None, None),             # 杀 of no one
+])
+def test_the_act_a_question_asserts_is_read_the_right_way_round(
+        index: PeopleIndex, question: str, act: str | None, agent: str | None,
+        patient: str | None) -> None:
+    premises = plan_for_question(question, index).detail.premises
+    if act is None:
+        assert premises == (), premises
+    else:
+        assert [(p.act, p.agent, p.patient) for p in premises] == [(act, agent, patient)]

@@ -61,9 +61,9 @@ is hundreds of events read and validated from the store; asked again it costs no
 
 
 
-RelationTypes = dict[tuple[str, str], set[tuple[str, str]]]
-"""(a, b) → {(relation type, origin)} of the relations between two named people, either
-direction: what a question's premise (甲杀了乙) is checked against."""
+RelationTypes = dict[tuple[str, str], set[tuple[str, str, str, str, bool]]]
+"""(a, b) → {(relation type, origin, source, target, directed)} of the relations between two
+named people: what a question's premise (甲杀了乙) is checked against."""
 
 
 @dataclass
@@ -225,8 +225,8 @@ class EvidencePipeline:
             except NotFound:
                 out[(a, b)] = set()
                 continue
-            out[(a, b)] = {(r.type, getattr(self.bundle.get(r.id), "origin", "extracted"))
-                           for r in relations}
+            out[(a, b)] = {(r.type, getattr(self.bundle.get(r.id), "origin", "extracted"),
+                            r.source, r.target, r.directed) for r in relations}
         return out
 
     def _after_death(self, text: str, named: Sequence[tuple[str, str]]) -> Arc | None:

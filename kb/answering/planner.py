@@ -72,7 +72,7 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
     if asks == "who" and len(ids) == 1 and any(asks_the_relative(simplified, written)
                                                for _, written in found):
         asks = "identity"  # 甲嫁给了谁: the relative the plan resolved is the one asked for
-    detail = detail_of_kind(simplified, asks, ids, focus, [w for _, w in found], detail, moment)
+    detail = detail_of_kind(simplified, asks, ids, focus, found, detail, moment)
     if found != named:  # 甲的管家: the plan's person is 甲's relative, found by the kinship word
         detail = replace(detail, relative=True)
     return Plan(kind, ids, names, cleaned, follow_up, asks, moment, focus, detail,

@@ -24,25 +24,29 @@ from itertools import combinations
 
 from core.text import normalize, to_simplified
 from kb.answering.people_index import PeopleIndex
-from kb.answering.plan import Plan
+from kb.answering.plan import Asserted, Plan
 from kb.answering.quantities import has_quantity
-from kb.knowledge.language import language
+from kb.knowledge.language import Role, language
 from kb.knowledge.models import RELATION_TYPES
 
 MIN_COVERAGE = 0.25
 """An open question is answered only when a sentence of the evidence holds at least this share of
 the question's content weight; calibrated on the dev sets (README)."""
 PREMISE_TYPES: dict[str, frozenset[str]] = {
-    "kill": frozenset({"killed"}), "fight": frozenset({"fought", "killed", "enemy"})}
+    "kill": frozenset({"killed"}), "fight": frozenset({"fought", "killed", "enemy"}),
+    "capture": frozenset({"captured"}), "rescue": frozenset({"rescuer"}),
+    "persecute": frozenset({"persecutor", "killed", "betrayed"})}
 """An act a question asserts (`AskDetail.premises`) → the relation types that would make it
 true."""
-PREMISE_STATED = {"kill": "states_kill", "fight": "states_fight"}
+MUTUAL_ACTS = frozenset({"fight"})
+"""Acts two people do together (甲和乙比武): said of both, not of one to the other."""
+PREMISE_STATED: dict[str, Role] = {"kill": "states_kill", "fight": "states_fight"}
 """How a sentence of the text states the act: the language's words of that role."""
 NEAR = 8
 """A name answers 那个汉子叫什么 only if it stands this close to 汉子 in a sentence."""
-RelationTypes = Mapping[tuple[str, str], set[tuple[str, str]]]
-"""(a, b) → {(relation type, origin)} of the relations between two named people, either
-direction."""
+RelationTypes = Mapping[tuple[str, str], set[tuple[str, str, str, str, bool]]]
+"""(a, b) → {(relation type, origin, source, target, directed)} of the relations between two
+named people."""
 
 
 def refusal_reason(plan: Plan, book: str) -> str | None:
@@ -62,36 +66,62 @@ def _names(plan: Plan, names: Sequence[str]) -> str:
 
 def premise_problem(plan: Plan, relation_types: RelationTypes, evidence: Sequence[str],
                     people: PeopleIndex) -> str | None:
-    """Why the question's premise (`AskDetail.premises`) is neither in the knowledge base nor in
-    one evidence sentence that names two of its people with the act, or None."""
+    """Why an act the question says happened (`AskDetail.premises`) is neither in the records
+    between the two, the right way round (甲活捉乙 is not 乙活捉甲), nor in one evidence sentence
+    that tells it of them; None when every asserted act is found."""
     named = list(dict.fromkeys(plan.named_ids))
     if len(named) < 2 or not plan.detail.premises:
         return None
-    pairs = {(a, b): relation_types.get((a, b), set()) for a, b in combinations(named, 2)}
-    curated = any(origin == "curated" for found in pairs.values() for _, origin in found)
-    for action in plan.detail.premises:
-        types = PREMISE_TYPES[action]
-        recorded = any(t in types for found in pairs.values() for t, _ in found)
-        # curated relations are complete for their pairs; extracted ones may miss the action
-        if not recorded and (curated or not _stated(action, named, evidence, people)):
-            who = [people.people[p].name if p in people.people else p for p in named]
-            labels = "/".join(language(plan.lang).relation_labels.get(t, RELATION_TYPES[t])
-                              for t in sorted(types))
-            return _say(plan, "premise.false", a=who[0], verb=_say(plan, f"premise.{action}"),
-                        others=_names(plan, who[1:]), labels=labels)
+    for asserted in plan.detail.premises:
+        directed = asserted.agent is not None and asserted.patient is not None \
+            and asserted.agent != asserted.patient
+        pairs = [(asserted.agent, asserted.patient)] if directed else list(combinations(named, 2))
+        relations = [r for a, b in pairs if a and b
+                     for r in relation_types.get((a, b), set()) | relation_types.get((b, a), set())]
+        types = PREMISE_TYPES[asserted.act]
+        recorded = any(t in types and (not directed or not is_directed or
+                                       (source, target) == (asserted.agent, asserted.patient))
+                       for t, _, source, target, is_directed in relations)
+        curated = any(origin == "curated" for _, origin, *_ in relations)
+        # curated relations are complete for their pairs; extracted ones may miss the act
+        if not recorded and (curated or not _stated(asserted, named, evidence, people)):
+            return _false_premise(plan, asserted, named, people, types)
     return None
 
 
-def _stated(action: str, named: Sequence[str], evidence: Sequence[str],
+def _false_premise(plan: Plan, asserted: Asserted, named: Sequence[str], people: PeopleIndex,
+                   types: frozenset[str]) -> str:
+    def name(pid: str) -> str:
+        return people.people[pid].name if pid in people.people else pid
+
+    agent = asserted.agent or named[0]
+    others = [asserted.patient] if asserted.patient else [p for p in named if p != agent]
+    labels = "/".join(language(plan.lang).relation_labels.get(t, RELATION_TYPES[t])
+                      for t in sorted(types))
+    key = "premise.false_both" if asserted.act in MUTUAL_ACTS else "premise.false"
+    return _say(plan, key, a=name(agent), verb=asserted.word,
+                others=_names(plan, [name(p) for p in others]), labels=labels)
+
+
+def _stated(asserted: Asserted, named: Sequence[str], evidence: Sequence[str],
             people: PeopleIndex) -> bool:
-    """A sentence that states the action and names two of the people and no one else."""
-    words = language().words_of(PREMISE_STATED[action])  # type: ignore[arg-type]
+    """A sentence that tells the act of two of the people and no one else, the agent before the
+    act and the one acted on after it when the question says who did it to whom."""
+    lang = language()
+    role = PREMISE_STATED.get(asserted.act)
+    words = {asserted.word, *(lang.words_of(role) if role else ())}
     for sentence in evidence:
         simplified = to_simplified(sentence)
-        mentioned = {p for p, _ in people.find(sentence)}
-        if any(w in simplified for w in words) and \
-                len(mentioned & set(named)) >= 2 and mentioned <= set(named):
-            return True
+        found = people.find(sentence)
+        mentioned = {p for p, _ in found}
+        if len(mentioned & set(named)) < 2 or not mentioned <= set(named):
+            continue
+        at = {p: simplified.find(to_simplified(w)) for p, w in found}
+        for word in (w for w in words if w in simplified):
+            where = simplified.find(word)
+            if asserted.agent is None or asserted.patient is None or (
+                    at.get(asserted.agent, -1) < where < at.get(asserted.patient, -1)):
+                return True
     return False
 
 

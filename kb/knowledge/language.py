@@ -33,7 +33,8 @@ Role = Literal[
     "asks_how", "asks_total", "asks_whether", "asking", "end", "start", "meeting", "death",
     "last_words", "said", "after", "whom", "weapon", "join_marks", "join_verbs", "episode", "nickname_asked",
     "cause_marks", "patient_start", "patient_end", "dead_role", "dying_role", "agent_mark", "died",
-    "asserts_kill", "asserts_fight", "states_kill", "states_fight", "attribute_home",
+    "asserts_kill", "asserts_fight", "asserts_capture", "asserts_rescue", "asserts_persecute", "indefinite",
+    "states_kill", "states_fight", "attribute_home",
     "attribute_trade", "attribute_gifts", "attribute_looks", "attribute_named",
 ]
 """Every role the code reads. What each means is said where it is read (planner, refusals, the
@@ -72,6 +73,7 @@ class Chars(BaseModel):
     question_tail: str = Field(description="particles that may end a question")
     who: str = Field(description="the word that asks who")
     passive: str = Field(description="the mark of the passive (被)")
+    disposal: str = Field(description="the marks of the disposal form (甲把乙打死)")
     numeral_joiners: str = Field(description="characters inside a numeral with no value (单, 零)")
     numeral_and: str = Field(description="the character joining hundreds and units (一百单八)")
     money: str = Field(description="the unit that asks a sum of money (多少钱)")
@@ -197,7 +199,11 @@ class Language(BaseModel):
     @model_validator(mode="after")
     def _each_word_once(self) -> Language:
         seen: dict[str, str] = {}
+        sets: dict[frozenset[str], str] = {}
         for key, words in self.words.items():
+            same = sets.setdefault(frozenset(key.split()), key)
+            if same != key:
+                raise ValueError(f"words[{key!r}] and words[{same!r}] play the same roles")
             unknown = [r for r in key.split() if r not in ROLES]
             if unknown or not key.split():
                 raise ValueError(f"words[{key!r}]: unknown role {', '.join(unknown) or '(none)'}")
