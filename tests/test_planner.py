@@ -221,3 +221,13 @@ def test_the_act_a_question_asserts_is_read_the_right_way_round(
         assert premises == (), premises
     else:
         assert [(p.act, p.agent, p.patient) for p in premises] == [(act, agent, patient)]
+
+
+@pytest.mark.parametrize(("question", "people"), [
+    ("卢俊义被吴用骗上梁山之后，结局如何？", ["lu_junyi"]),      # 卢俊义's end, 吴用 in a clause
+    ("卢俊义和吴用最后怎么样了？", ["lu_junyi", "wu_yong"]),        # both, joined by 和
+    ("宋江临死前为什么要把李逵也毒死？", ["song_jiang", "li_kui"]),  # a why stays the pair's
+])
+def test_intent_before_the_number_of_names(index: PeopleIndex, question: str,
+                                           people: list[str]) -> None:
+    assert plan_for_question(question, index).person_ids == people

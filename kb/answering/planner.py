@@ -59,6 +59,9 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
         ids, follow_up = list(previous) if plural else list(previous[:1]), True
     asked = _asking_text(question, lang)
     cleaned = " ".join(clean_query(asked).split())
+    topic = _topic(simplified, found, ids, lang)
+    if topic is not None:  # 甲被乙骗上山之后，结局如何: 甲's end, not the pair's story
+        ids = [topic]
     every_name = _every_name(found, ids, people, lang)
     focus = focus_words(asked, every_name)
     kind, ids = _kind(simplified, cleaned, found, ids, every_name, place_chars, lang)
@@ -118,6 +121,24 @@ def _kind(simplified: str, cleaned: str, found: Sequence[tuple[str, str]], ids: 
         detail_chars = content_chars(" ".join(clean_query(undone).split()), every_name, (),
                                      place_chars)
     return ("journey" if detail_chars <= limit else "open"), ids
+
+
+def _topic(text: str, found: Sequence[tuple[str, str]], ids: Sequence[str], lang: Language
+           ) -> str | None:
+    """The one person a question of two names is about, when it asks one person's course of life
+    or end (结局, 经历, 做了什么) and the second name is not joined to the first (甲和乙) but
+    stands in a clause of the first's story (甲被乙骗上山之后): the first named."""
+    if len(ids) < 2 or len(found) < 2:
+        return None
+    life = lang.words_of("end") + lang.words_of("journey_strong") + lang.words_of("deeds")
+    asks_else = lang.words_of("asks_why") + lang.words_of("asks_whether") + lang.words_of("asks_who")
+    if not has_any(text, life) or has_any(text, asks_else):
+        return None
+    first, second = (normalize(w) for _, w in found[:2])
+    start = text.find(first) + len(first)
+    gap = text[start:text.find(second, start)] if text.find(second, start) > 0 else ""
+    joined = gap.strip(lang.chars.name_joints) in lang.words_of("coordinators") or gap == ""
+    return None if joined else found[0][0]
 
 
 def the_pair(text: str, found: Sequence[tuple[str, str]], ids: list[str]) -> list[str]:
