@@ -13,6 +13,9 @@ from kb.answering.records import is_patient, place_of, record_line
 from kb.answering.refusals import asks_person, kind_of_name, made_of_in
 from kb.knowledge.models import Event, Record, Relation, State
 
+LEAD_CHARS = 90
+"""How much of the answering record's account the first sentence tells."""
+
 
 def opening(ctx: Ctx, record: Record | None, best: Sequence[tuple[float, str, str]]
           ) -> Lead | None:
@@ -64,7 +67,7 @@ def opening(ctx: Ctx, record: Record | None, best: Sequence[tuple[float, str, st
     if plan.asks == "why" and record is not None:
         return ctx.say("fact.why", account=account_of(ctx, record)), quote, True
     if record is not None:
-        return record_line(ctx, record), quote, True
+        return record_line(ctx, record, LEAD_CHARS), quote, True
     if sentence:
         return ctx.say("fact.said"), sentence, False
     return None
