@@ -231,3 +231,14 @@ def test_the_act_a_question_asserts_is_read_the_right_way_round(
 def test_intent_before_the_number_of_names(index: PeopleIndex, question: str,
                                            people: list[str]) -> None:
     assert plan_for_question(question, index).person_ids == people
+
+
+@pytest.mark.parametrize(("question", "passive"), [
+    ("生擒扈三娘的是谁？", True),        # 扈三娘 was captured: the captor is asked
+    ("杀死西门庆的是谁", True),
+    ("扈三娘生擒了谁？", False),          # 扈三娘 captured someone: whom is asked
+    ("官府头一个抓到的是谁？", False),    # no name before 的是谁: the one caught is asked
+])
+def test_a_name_before_de_shi_shui_is_the_one_acted_on(index: PeopleIndex, question: str,
+                                                      passive: bool) -> None:
+    assert plan_for_question(question, index).detail.passive is passive

@@ -33,7 +33,10 @@ MAX_QUOTE_CHARS = 80
 """Longer sentences (rosters, verses) are not offered as quotes beside records."""
 
 
-MAX_STAGE_EVENTS = 6
+MAX_STAGE_EVENTS = 3
+STAGE_CHARS = 30
+"""A journey stage is told in its key events' titles (the rest counted) and this much of its
+title event's account."""
 """Event titles named in one stage's paragraph; the rest are counted."""
 
 
@@ -72,7 +75,7 @@ def compose_journey(ctx: Ctx) -> Draft:
         # dream that opens its chapter), else its first key event
         top = next((e for e in stage.events if e.title == stage.title),
                    stage.events[0] if stage.events else None)
-        told = ctx.say("told", text=short(top.summary, 50)) if top is not None and top.summary \
+        told = ctx.say("told", text=short(top.summary, STAGE_CHARS)) if top is not None and top.summary \
             else ""
         stages.append(StageNote(title=stage.title, chapters=stage.chapters, note=note))
         w.add(ctx.say("journey.stage", i=i, title=stage.title, span=ctx.span(stage.chapters),

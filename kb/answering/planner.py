@@ -75,6 +75,8 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
     if asks == "who" and len(ids) == 1 and any(asks_the_relative(simplified, written)
                                                for _, written in found):
         asks = "identity"  # 甲嫁给了谁: the relative the plan resolved is the one asked for
+    if asks == "who" and _doer_asked(simplified, found, lang):
+        detail = replace(detail, passive=True)  # 生擒甲的是谁: 甲 is the one acted on
     detail = detail_of_kind(simplified, asks, ids, focus, found, detail, moment)
     if found != named:  # 甲的管家: the plan's person is 甲's relative, found by the kinship word
         detail = replace(detail, relative=True)
@@ -121,6 +123,17 @@ def _kind(simplified: str, cleaned: str, found: Sequence[tuple[str, str]], ids: 
         detail_chars = content_chars(" ".join(clean_query(undone).split()), every_name, (),
                                      place_chars)
     return ("journey" if detail_chars <= limit else "open"), ids
+
+
+def _doer_asked(text: str, found: Sequence[tuple[str, str]], lang: Language) -> bool:
+    """生擒甲的是谁: a name right before 的是谁 is the one the act was done to, and the one who
+    did it is asked (官府抓到的是谁, with no name there, asks the one caught)."""
+    for _, written in found:
+        key = normalize(written)
+        at = text.find(key)
+        if at >= 0 and lang.patterns.asked_doer.match(text, at + len(key)):
+            return True
+    return False
 
 
 def _topic(text: str, found: Sequence[tuple[str, str]], ids: Sequence[str], lang: Language

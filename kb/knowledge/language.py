@@ -108,6 +108,7 @@ class Patterns(BaseModel):
     name_kind_ask: re.Pattern[str]
     verb_before: re.Pattern[str]
     chapter_heading: re.Pattern[str]
+    asked_doer: re.Pattern[str]
     kind_name_tail: re.Pattern[str]
     total_before: re.Pattern[str]
 
