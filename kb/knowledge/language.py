@@ -77,6 +77,7 @@ class Chars(BaseModel):
     numeral_joiners: str = Field(description="characters inside a numeral with no value (单, 零)")
     numeral_and: str = Field(description="the character joining hundreds and units (一百单八)")
     money: str = Field(description="the unit that asks a sum of money (多少钱)")
+    times: str = Field(description="the units that ask how many times (几次)")
     rank_units: str = Field(description="units of a rank (第一位, 第三名, 第二把交椅)")
     dead: str = Field(description="the character of a death in a state's value")
     verse_said: str = Field(description="the character after which a verse is given (颂曰)")
