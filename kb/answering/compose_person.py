@@ -195,7 +195,9 @@ def compose_attribute(ctx: Ctx) -> Draft | None:
         introduced = introduced[1:]
     for quote in introduced:
         w.add(ctx.say("passage.item"), quote)
-    for ref in [r for r in person.sources if r.chunk_id][:2 - len(introduced)]:
+    told = [q for q, _ in w.quotes]
+    for ref in [r for r in person.sources if r.chunk_id
+                and not any(r.quote in t for t in told)][:2 - len(introduced)]:
         w.add(ctx.say("item"), (ref.quote, ref.chunk_id or ""))
     return w.draft()
 

@@ -207,7 +207,8 @@ class EvidencePipeline:
         """The chapter a which-chapter question names by its title, or the one a 第N回讲了什么
         names by its number."""
         titles = self.book.titles
-        chapter = titles.match(plan.question) if plan.asks == "chapter" else None
+        forms = [n for pid in plan.person_ids for n in self.people.people[pid].all_names]
+        chapter = titles.match(plan.question, forms) if plan.asks == "chapter" else None
         told = plan.detail.chapter_told
         if told is not None and told in titles.titles:  # 第N回讲了什么: that chapter
             chapter = ChapterMatch(told, titles.titles[told], 1.0)
