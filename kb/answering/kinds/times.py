@@ -1,4 +1,4 @@
-"""How many times someone did something (宋江一共打了几次某庄): the chapters whose title (回目) or
+"""How many times someone did something (甲一共打了几次某庄): the chapters whose title (回目) or
 whose events of theirs hold the act and its object, counted — the book's own telling of each
 time, not the first number a messenger says while the story still goes on."""
 
