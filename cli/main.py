@@ -75,7 +75,7 @@ def ingest(corpus: CorpusOpt = None, chapters: ChaptersOpt = None,
     from ingest.chunking import chunk_chapter
     from ingest.corpus import read_corpus
     from ingest.store import store_dir
-    from retrieval.corpus import Corpus, save_corpus
+    from retrieval.corpus import Corpus, save_corpus, whole_indexes
     from retrieval.retriever import Retriever
 
     cfg = settings(corpus=corpus, chunk_size=chunk_size)
@@ -103,7 +103,7 @@ def ingest(corpus: CorpusOpt = None, chapters: ChaptersOpt = None,
     table = Table(title=f"ingested into {target}")
     for col in ("chapters", "characters", "blocks", "ngram terms", "unigram terms"):
         table.add_column(col, justify="right")
-    idx = built.retriever.indexes
+    idx = whole_indexes(built.retriever)
     table.add_row(str(len(chapter_list)), f"{sum(len(c.text) for c in chapter_list):,}",
                   str(len(blocks)), f"{idx['ngram'].n_terms:,}", f"{idx['unigram'].n_terms:,}")
     console.print(table)

@@ -6,6 +6,8 @@
     .venv/bin/python scripts/fault_drill.py loads     # 20 loads killed with kill -9 mid-way
     .venv/bin/python scripts/fault_drill.py inputs    # the oversize inputs; the service's memory
     .venv/bin/python scripts/fault_drill.py security  # clients without the password; modes
+    .venv/bin/python scripts/fault_drill.py windows   # 16 chapter windows of /search, then 80
+                                                      # (40 at a time) with /health sampled
     .venv/bin/python scripts/fault_drill.py all
 
 Settings come from the environment (KBX_DATA_DIR …) with the whole book ingested, extracted
@@ -25,6 +27,7 @@ import socket
 import stat
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -370,6 +373,79 @@ def drill_inputs() -> dict[str, Any]:
                       for n, s, b in cases]}
 
 
+def _windows(count: int, offset: int) -> list[str]:
+    """`count` different chapter windows of a 120-chapter book: starts 1 to 40, lengths 30 to
+    80 chapters (a window of a few chapters costs little whatever the code does)."""
+    starts = [1 + (offset + 7 * i) % 40 for i in range(count)]
+    return [f"{a}-{a + 29 + (offset + 13 * i) % 51}" for i, a in enumerate(starts)]
+
+
+def drill_windows(sequential: int = 16, burst: int = 80, at_once: int = 40) -> dict[str, Any]:
+    """`/search?chapters=…` with chapter windows never asked before: `sequential` of them one
+    after another (the service's memory before and after, each one's time), then a burst of
+    `burst` more, `at_once` at a time, while one client asks `/health` over and over."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    question = "/search?q=%E6%9E%97%E5%86%B2%E5%92%8C%E9%B2%81%E6%99%BA%E6%B7%B1&chapters="
+    with Service() as service:
+        with httpx.Client(base_url=service.url, timeout=120) as http:
+            for _ in range(5):  # warm: the plain search and /health
+                http.get(SEARCH)
+                http.get(HEALTH)
+            plain = []
+            for _ in range(20):
+                began = time.monotonic()
+                http.get(question.split("&")[0])  # the same question over the whole book
+                plain.append((time.monotonic() - began) * 1000)
+            idle = service.rss_mb()
+            times = []
+            for window in _windows(sequential, 0):
+                began = time.monotonic()
+                status = http.get(question + window).status_code
+                times.append((time.monotonic() - began) * 1000)
+                assert status == 200, (window, status)
+            after_sequential = service.rss_mb()
+        health: list[float] = []
+        stop = threading.Event()
+
+        def sample_health() -> None:
+            with httpx.Client(base_url=service.url, timeout=60) as h:
+                while not stop.is_set():
+                    began = time.monotonic()
+                    h.get(HEALTH)
+                    health.append((time.monotonic() - began) * 1000)
+                    time.sleep(0.02)
+
+        def one(window: str) -> tuple[int, float]:
+            began = time.monotonic()
+            status = httpx.get(service.url + question + window, timeout=120).status_code
+            return status, (time.monotonic() - began) * 1000
+
+        sampler = threading.Thread(target=sample_health, daemon=True)
+        sampler.start()
+        began = time.monotonic()
+        with ThreadPoolExecutor(at_once) as pool:
+            answers = list(pool.map(one, _windows(burst, 3)))
+        burst_s = time.monotonic() - began
+        stop.set()
+        sampler.join()
+        after_burst = service.rss_mb()
+    burst_ms = [ms for _, ms in answers]
+    return {
+        "plain_search_ms": {"p50": pct(plain, .5), "max": round(max(plain), 1)},
+        "rss_mb": {"before": round(idle, 1), "after_16_windows": round(after_sequential, 1),
+                   "after_burst": round(after_burst, 1)},
+        "growth_16_windows_mb": round(after_sequential - idle, 1),
+        "window_ms": {"p50": pct(times, .5), "slowest": round(max(times), 1)},
+        "burst": {"requests": burst, "at_once": at_once, "seconds": round(burst_s, 2),
+                  "non_200": sum(s != 200 for s, _ in answers),
+                  "p50_ms": pct(burst_ms, .5), "p99_ms": pct(burst_ms, .99)},
+        "health_during_burst": {"n": len(health), "p50_ms": pct(health, .5),
+                                "p99_ms": pct(health, .99),
+                                "max_ms": round(max(health, default=0), 1)},
+    }
+
+
 INTRUDER = Path(__file__).with_name("intruder.py")
 """What a second local user tries (a plain system python, the redis protocol by hand)."""
 
@@ -429,7 +505,7 @@ def drill_security() -> dict[str, Any]:
 
 
 DRILLS = {"kill": drill_kill, "stop": drill_stop, "loads": drill_loads, "inputs": drill_inputs,
-          "security": drill_security}
+          "security": drill_security, "windows": drill_windows}
 
 
 def main() -> None:
