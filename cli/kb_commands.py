@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
 import typer
 
 from cli.common import collector_paused, console, fail, handle_errors, print_json, settings
+from cli.manifest_commands import manifest_command
 from core.errors import NotFound
 from kb.knowledge.limits import MAX_HOPS
 
@@ -395,6 +396,7 @@ def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
     kb_app.command("load")(kb_errors(load_command))
     kb_app.command("stats")(kb_errors(collector_paused()(stats_command)))
     kb_app.command("eval")(kb_errors(eval_command))
+    kb_app.command("manifest")(kb_errors(manifest_command))
     app.add_typer(kb_app, name="kb")
     for name, command in (("people", people_command), ("pair", pair_command),
                           ("record", record_command), ("journey", journey_command),

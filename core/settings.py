@@ -25,7 +25,7 @@ def bundle_fingerprint(directory: Path) -> str:
     files = [*directory.glob("*.json"), *directory.glob("*.jsonl"),
              *(directory / "shards").glob("*.jsonl")] if directory.is_dir() else []
     for path in sorted(files):
-        if path.is_file():
+        if path.is_file() and path.name != "manifest.json":  # derived from the others
             digest.update(str(path.relative_to(directory)).encode("utf-8") + b"\0")
             digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()

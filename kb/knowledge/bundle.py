@@ -23,6 +23,7 @@ from ingest.chunking import Block
 from ingest.locate import QuoteError, QuoteLocator
 from kb.knowledge.checks import Entry, Problems, check_structure
 from kb.knowledge.importance import mark_headlines
+from kb.knowledge.manifest import check_manifest, write_manifest
 from kb.knowledge.models import (
     RECORD_KINDS,
     ChapterSummary,
@@ -196,11 +197,13 @@ def load_bundle(directory: Path, blocks: Iterable[Block], folds: ChapterFolds | 
     """Read, validate and resolve a bundle directory; a BundleError lists every problem.
 
     A directory with `shards/` holds curated chapter shards (`kb.knowledge.shards` assembles
-    them); otherwise the five record files. `folds` (folded chapters saved by `kbx ingest`)
+    them); otherwise the five record files. Each file is first compared with the bundle's
+    manifest (`kb.knowledge.manifest`). `folds` (folded chapters saved by `kbx ingest`)
     spare normalizing the chapters again. `across_blocks`: blocks cut at another length than
     the curation's, where a quote may straddle two (`ingest.locate.QuoteLocator`)."""
     if not directory.is_dir():
         raise BundleError(f"{directory}: no such bundle directory")
+    check_manifest(directory)  # a file cut or changed since it was written: nothing is read
     problems = Problems(str(directory))
     blocks = list(blocks)
     entries: list[Entry] = []
@@ -233,8 +236,9 @@ def _disk_form(record: Record, keep_chunk_ids: bool) -> dict[str, Any]:
 
 def write_bundle(bundle: KnowledgeBundle, directory: Path, *, keep_chunk_ids: bool = False
                  ) -> None:
-    """Write the five files (each replaced atomically); sources as chapter + quote by default,
-    so the bundle survives a change of chunking."""
+    """Write the five files (each replaced atomically), then the manifest that describes them
+    (`kb.knowledge.manifest`); sources as chapter + quote by default, so the bundle survives a
+    change of chunking."""
     directory.mkdir(parents=True, exist_ok=True)
     groups: list[Sequence[Record]] = [bundle.people, bundle.events, bundle.relations,
                                       bundle.states, bundle.chapters]
@@ -245,3 +249,4 @@ def write_bundle(bundle: KnowledgeBundle, directory: Path, *, keep_chunk_ids: bo
         os.replace(temporary, directory / name)
     if bundle.profile != CorpusProfile():
         write_profile(bundle.profile, directory)
+    write_manifest(directory)  # last: it describes the files as written

@@ -28,8 +28,10 @@ from kb.knowledge.profile import CorpusProfile
 
 log = logging.getLogger(__name__)
 
-CACHE_VERSION = 2
-"""Bumped when the models or the quote locator change what a resolved record holds."""
+CACHE_VERSION = 3
+"""Bumped when the models or the quote locator change what a resolved record holds (3: a bundle
+is cached only once its manifest was checked, so an entry cached before that is validated
+again; a cache hit is then a bundle whose every file has the size and time it had when checked)."""
 KEEP = 4
 """Cached bundles kept per data directory (curated, merged, a test bundle …), newest first."""
 
