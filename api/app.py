@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 
+from api.docs import install_docs
 from api.errors import install_error_handlers
 from api.explorer import install_explorer
 from api.mcp_mount import mount_mcp
@@ -69,7 +70,7 @@ def create_app(settings: Settings | None = None, *, provider: RelationProvider |
 
 
     app = FastAPI(title="kbx", version="0.1.0", lifespan=lifespan, redirect_slashes=False,
-                  responses=responses(500),
+                  responses=responses(500), docs_url=None, redoc_url=None,
                   description="水浒传 knowledge exploration: every answer traced to source text. "
                               "Every error answers with the ErrorBody shape.")
     app.state.settings = config
@@ -80,5 +81,6 @@ def create_app(settings: Settings | None = None, *, provider: RelationProvider |
         app.include_router(router)
     mcp = mount_mcp(app, config, lambda: app.state.services)
     install_explorer(app)
+    install_docs(app)  # /docs and /redoc from vendored files (api.docs), no CDN
     install_openapi(app, config)
     return app
