@@ -9,7 +9,6 @@ everything before anything is returned, and a `BundleError` lists each problem a
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from core.atomic import write_text
 from core.errors import BundleError
 from ingest.chunking import Block
 from ingest.locate import QuoteError, QuoteLocator
@@ -244,9 +244,7 @@ def write_bundle(bundle: KnowledgeBundle, directory: Path, *, keep_chunk_ids: bo
                                       bundle.states, bundle.chapters]
     for name, records in zip(BUNDLE_FILES, groups, strict=True):
         lines = [json.dumps(_disk_form(r, keep_chunk_ids), ensure_ascii=False) for r in records]
-        temporary = directory / f".{name}.tmp"
-        temporary.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-        os.replace(temporary, directory / name)
+        write_text(directory / name, "".join(line + "\n" for line in lines))
     if bundle.profile != CorpusProfile():
         write_profile(bundle.profile, directory)
     write_manifest(directory)  # last: it describes the files as written

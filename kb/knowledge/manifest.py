@@ -19,10 +19,10 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 from pathlib import Path
 from typing import Any
 
+from core.atomic import write_text
 from core.errors import BundleError
 
 log = logging.getLogger(__name__)
@@ -60,10 +60,7 @@ def write_manifest(directory: Path) -> dict[str, Any]:
     """Describe every file of the bundle in `directory` and write the manifest (atomically)."""
     manifest = {"format": FORMAT,
                 "files": {name: describe(directory / name) for name in bundle_files(directory)}}
-    temporary = directory / f".{MANIFEST_FILE}.tmp"
-    temporary.write_text(json.dumps(manifest, ensure_ascii=False, indent=1) + "\n",
-                         encoding="utf-8")
-    os.replace(temporary, directory / MANIFEST_FILE)
+    write_text(directory / MANIFEST_FILE, json.dumps(manifest, ensure_ascii=False, indent=1) + "\n")
     return manifest
 
 
