@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 
+from api.admin_key import AdminGuard
 from api.docs import install_docs
 from api.errors import install_error_handlers
 from api.explorer import install_explorer
@@ -74,6 +75,7 @@ def create_app(settings: Settings | None = None, *, provider: RelationProvider |
                   description="水浒传 knowledge exploration: every answer traced to source text. "
                               "Every error answers with the ErrorBody shape.")
     app.state.settings = config
+    app.state.admin_guard = AdminGuard()  # wrong admin keys counted per address (api.admin_key)
     install_error_handlers(app)
     app.add_middleware(RequestLog)
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)

@@ -25,7 +25,10 @@ HINTS = {
 def describe(exc: OSError, fallback: Path | str | None = None) -> str:
     """`path: what went wrong`, in one line; the path is the one the error names, else
     `fallback` (where the command was writing), else the error's own words alone."""
-    reason = HINTS.get(exc.errno or 0) or (exc.strerror or str(exc) or type(exc).__name__)
+    if exc.errno is None:  # numpy's own short write ("16869 requested and 16352 written")
+        reason = f"a write stopped short ({exc}): the disk is full or a file size limit reached"
+    else:
+        reason = HINTS.get(exc.errno) or (exc.strerror or str(exc) or type(exc).__name__)
     path = exc.filename if exc.filename is not None else fallback
     if path is None:
         return reason

@@ -87,6 +87,9 @@ class Settings(BaseSettings):
     max_question_chars: int = Field(default=500, ge=10, le=10_000)
     max_body_bytes: int = Field(default=64 * 1024, ge=1024, le=64 * 1024 * 1024,
                                 description="request bodies above this get 413, counted while read")
+    session_ttl: int = Field(default=24 * 3600, ge=60, le=30 * 24 * 3600,
+                             description="seconds a session of the API outlives its last answer "
+                                         "(kept in the graph store, shared by every worker)")
     workers: int = Field(default=1, ge=0, le=32,
                          description="`kbx serve` worker processes; 0 = one per core")
 

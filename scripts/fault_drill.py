@@ -8,6 +8,13 @@
     .venv/bin/python scripts/fault_drill.py security  # clients without the password; modes
     .venv/bin/python scripts/fault_drill.py windows   # 16 chapter windows of /search, then 80
                                                       # (40 at a time) with /health sampled
+    .venv/bin/python scripts/fault_drill.py docs      # what /docs and /redoc load from outside
+    .venv/bin/python scripts/fault_drill.py disk      # as root: a full disk (tmpfs), the log
+                                                      # compaction failing, a read-only file
+                                                      # system, no permission, ulimit -f
+
+`--code DIR` runs the commands from another checkout of the code (`cli.main.app` run in DIR,
+e.g. a worktree of an older commit), to measure what it did.
     .venv/bin/python scripts/fault_drill.py all
 
 Settings come from the environment (KBX_DATA_DIR …) with the whole book ingested, extracted
@@ -18,6 +25,7 @@ service on a free port and stops it; `loads` needs no service.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import pwd
@@ -27,6 +35,7 @@ import socket
 import stat
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -49,6 +58,9 @@ from providers.falkordb_provider import FalkorDBProvider  # noqa: E402
 from providers.falkordb_schema import COUNT, expected_counts, graph_rows  # noqa: E402
 
 KBX = str(Path(sys.executable).parent / "kbx")
+KBX_CMD = [KBX]
+"""How the drills run `kbx` (`--code DIR`: the checkout in DIR)."""
+CODE_DIR: str | None = None
 PAIR = "/kb/pair?a=林冲&b=鲁智深"
 SEARCH = "/search?q=林冲和鲁智深怎么认识"
 HEALTH = "/health"
@@ -70,9 +82,9 @@ class Service:
         log = Path(env.get("KBX_DATA_DIR", "var")) / f"fault_drill_{self.port}.log"
         log.parent.mkdir(parents=True, exist_ok=True)
         with log.open("wb") as out:
-            self.process = subprocess.Popen([KBX, "serve", "--port", str(self.port),
+            self.process = subprocess.Popen([*KBX_CMD, "serve", "--port", str(self.port),
                                              "--no-access-log"], stdout=out, stderr=out,
-                                            env=env, start_new_session=True)
+                                            env=env, start_new_session=True, cwd=CODE_DIR)
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -504,15 +516,216 @@ def drill_security() -> dict[str, Any]:
             "user_nobody": second_user}
 
 
+# --- I/O errors: a full disk, the store's compaction, read-only, permission, ulimit -f ---------
+
+DISK_MB = 200
+COMMANDS = [["ingest"], ["extract", "--offline"], ["kb", "load"], ["kb", "manifest", "{bundle}"],
+            ["ask", "鲁智深和林冲怎么认识？"], ["search", "林冲"], ["status"]]
+
+
+def _kbx(args: list[str], env: dict[str, str], preexec: Any = None,
+         prefix: list[str] | None = None) -> dict[str, Any]:
+    """One `kbx` command: its exit status, how many lines it wrote to stderr, the last one."""
+    done = subprocess.run([*(prefix or []), *KBX_CMD, *args], capture_output=True, text=True,
+                          env=env,
+                          timeout=600, preexec_fn=preexec, cwd=CODE_DIR or "/")
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    return {"command": "kbx " + " ".join(args), "exit": done.returncode,
+            "stderr_lines": len(lines), "last_line": lines[-1][:240] if lines else "",
+            "stdout_tail": done.stdout.strip().splitlines()[-1][:240] if done.stdout.strip()
+            else ""}
+
+
+def _env(data: Path) -> dict[str, str]:
+    """The environment of the commands: this data directory, the corpus as this code finds it
+    (a checkout outside /work would not find `../shared/corpus`)."""
+    return {**os.environ, "KBX_DATA_DIR": str(data), "KBX_CORPUS": str(Settings().corpus)}
+
+
+def _fill(mount: Path, leave_mb: float = 0) -> None:
+    """A file that takes the disk's space but `leave_mb` MB."""
+    free = shutil.disk_usage(mount).free - int(leave_mb * 1024 * 1024)
+    with (mount / "filler").open("wb") as out:
+        chunk = b"\0" * (1 << 20)
+        try:
+            while free > 0:
+                free -= out.write(chunk[:min(len(chunk), free)])
+                out.flush()
+        except OSError:
+            pass
+
+
+def _mount(size_mb: int) -> Path:
+    where = Path(tempfile.mkdtemp(prefix="kbx-disk-"))
+    subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_mb}m", "tmpfs", str(where)],
+                   check=True)
+    return where
+
+
+def _unmount(where: Path) -> None:
+    subprocess.run(["umount", "-l", str(where)], check=False)
+    with contextlib.suppress(OSError):
+        where.rmdir()
+
+
+def _copy_data(target: Path) -> Path:
+    """The corpus's ingested store and bundles (not the caches) in `target/var`."""
+    source = Settings().corpus_dir()
+    data = target / "var"
+    shutil.copytree(source, data / source.name, ignore=shutil.ignore_patterns("cache"))
+    return data
+
+
+def _health(url: str) -> dict[str, Any]:
+    try:
+        body = httpx.get(url + HEALTH, timeout=5).json()
+    except (httpx.HTTPError, ValueError) as exc:
+        return {"error": str(exc)}
+    store = body.get("store") or {}
+    return {"status": body.get("status"), "reachable": store.get("reachable"),
+            "error": store.get("error"), "persistence": store.get("persistence")}
+
+
+def _store_persistence(env: dict[str, str]) -> Any:
+    done = subprocess.run([*KBX_CMD, "status", "--json"], capture_output=True, text=True,
+                          env=env, timeout=60, cwd=CODE_DIR or "/")
+    try:
+        return json.loads(done.stdout).get("persistence", "(not shown)")
+    except ValueError:
+        return done.stdout[-200:]
+
+
+def _wait_writable(env: dict[str, str], seconds: float = 20) -> None:
+    """After the disk is freed: the store writes again (it retries by itself)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if _kbx(["kb", "load"], env)["exit"] == 0:
+            return
+        time.sleep(1)
+
+
+def drill_disk(compaction_free_mb: float = 36.0) -> dict[str, Any]:
+    """Every command on a full disk (a tmpfs of DISK_MB MB, filled), with a service running
+    there; then a load that fits but whose log compaction does not (`compaction_free_mb` left:
+    a whole-book load appends about 36 MB to the store's log, the rewrite needs 10 more); a
+    read-only file system; a data directory the user may not write; a file size limit."""
+    if os.geteuid() != 0:
+        raise SystemExit("the disk drill mounts file systems: run it as root")
+    result: dict[str, Any] = {}
+    mount = _mount(DISK_MB)
+    try:
+        data = _copy_data(mount)
+        env = _env(data)
+        bundle = str(data / Settings().corpus_name / "bundle")
+        commands = [[a.format(bundle=bundle) for a in c] for c in COMMANDS]
+        loaded = _kbx(["kb", "load"], env)
+        assert loaded["exit"] == 0, loaded
+        with Service(env) as service:
+            _fill(mount)
+            result["full"] = [_kbx(c, env) for c in commands]
+            result["full_health"] = _health(service.url)
+            result["full_status_persistence"] = _store_persistence(env)
+            (mount / "filler").unlink()
+            _wait_writable(env)
+            _fill(mount, compaction_free_mb)
+            result["compaction"] = {"load": _kbx(["kb", "load"], env),
+                                    "status_persistence": _store_persistence(env)}
+            time.sleep(2.5)  # the service's store figures are kept 2 s
+            result["compaction"]["health"] = _health(service.url)
+            (mount / "filler").unlink()
+            _wait_writable(env)
+            time.sleep(2.5)
+            result["after_freeing"] = {"health": _health(service.url),
+                                       "status_persistence": _store_persistence(env)}
+    finally:
+        _unmount(mount)
+    result["read_only"] = _read_only()
+    result["permission"] = _not_permitted()
+    result["file_size_limit"] = _file_size_limit()
+    return result
+
+
+def _read_only() -> list[dict[str, Any]]:
+    """A data directory on a file system mounted read-only (no store server runs there)."""
+    mount = _mount(DISK_MB)
+    try:
+        data = _copy_data(mount)
+        subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
+        env = _env(data)
+        bundle = str(data / Settings().corpus_name / "bundle")
+        return [_kbx([a.format(bundle=bundle) for a in c], env) for c in COMMANDS[:4]]
+    finally:
+        _unmount(mount)
+
+
+def _not_permitted() -> list[dict[str, Any]]:
+    """A data directory the user may read but not write: its directories 0555 and files 0444,
+    the commands run as root without the capabilities that override file modes
+    (`setpriv`), so the owner's bits apply (EACCES)."""
+    where = Path(tempfile.mkdtemp(prefix="kbx-perm-"))
+    try:
+        data = _copy_data(where)
+        for path in [*data.rglob("*"), data]:
+            path.chmod(0o555 if path.is_dir() else 0o444)
+        env = _env(data)
+        bundle = str(data / Settings().corpus_name / "bundle")
+        drop = "-dac_override,-dac_read_search"
+        prefix = ["setpriv", f"--inh-caps={drop}", f"--bounding-set={drop}", "--"]
+        return [_kbx([a.format(bundle=bundle) for a in c], env, prefix=prefix)
+                for c in COMMANDS[:4]]
+    finally:
+        for path in [where, *where.rglob("*")]:
+            if path.is_dir():
+                path.chmod(0o755)
+        shutil.rmtree(where, ignore_errors=True)
+
+
+def _file_size_limit() -> list[dict[str, Any]]:
+    """`ulimit -f` of 1 MB: a write past it fails with EFBIG (Python ignores SIGXFSZ)."""
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
+
+    where = Path(tempfile.mkdtemp(prefix="kbx-fsize-"))
+    try:
+        return [_kbx(["ingest"], _env(where / "var"), limit)]
+    finally:
+        shutil.rmtree(where, ignore_errors=True)
+
+
+def drill_docs() -> dict[str, Any]:
+    """The addresses `/docs` and `/redoc` name in their HTML (scripts, styles, icons) that are
+    not of this origin (the browser test, tests/test_docs_offline.py, loads them)."""
+    import re
+
+    found: dict[str, Any] = {}
+    with Service() as service:
+        for path in ("/docs", "/redoc"):
+            page = httpx.get(service.url + path, timeout=30)
+            names = re.findall(r'(?:src|href|url)[=:]\s*["\']([^"\']+)["\']', page.text)
+            found[path] = {"status": page.status_code, "named": len(names),
+                           "outside": [n for n in names if n.startswith(("http:", "https:", "//"))
+                                       and "127.0.0.1" not in n],
+                           "csp": page.headers.get("content-security-policy")}
+    return found
+
+
 DRILLS = {"kill": drill_kill, "stop": drill_stop, "loads": drill_loads, "inputs": drill_inputs,
-          "security": drill_security, "windows": drill_windows}
+          "security": drill_security, "windows": drill_windows, "disk": drill_disk,
+          "docs": drill_docs}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("drill", choices=[*DRILLS, "all"])
+    parser.add_argument("--code", help="run `kbx` from this checkout (its cli.main)")
     args = parser.parse_args()
+    if args.code:
+        global CODE_DIR
+        CODE_DIR = str(Path(args.code).resolve())
+        KBX_CMD[:] = [sys.executable, "-c", "from cli.main import app; app()"]
     names = list(DRILLS) if args.drill == "all" else [args.drill]
     load = os.getloadavg()[0]
     for name in names:

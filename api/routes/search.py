@@ -15,7 +15,7 @@ from api.deps import (
     chapter_selection,
     check_question,
 )
-from api.inputs import CHAPTERS_SYNTAX, MAX_CHAPTERS_SPEC, MAX_TEXT, TEXT_PATTERN
+from api.inputs import MAX_TEXT, TEXT_PATTERN
 from api.responses import responses
 from retrieval.packing import Policy
 from retrieval.trace import SearchTrace
@@ -26,7 +26,7 @@ router = APIRouter(tags=["search"])
 @router.get("/search", responses=responses(422))
 def search(
     corpus: CorpusDep, settings: SettingsDep,
-    q: Annotated[str, Query(min_length=1, max_length=MAX_TEXT, pattern=TEXT_PATTERN,
+    q: Annotated[str, Query(max_length=MAX_TEXT, pattern=TEXT_PATTERN,
                             description="the question, either script",
                             examples=["鲁智深和林冲怎么认识？"])],
     strategy: Literal["rrf", "ngram", "unigram"] = "rrf",
@@ -34,8 +34,9 @@ def search(
     max_blocks: Annotated[int | None, Query(ge=1, le=MAX_BLOCKS)] = None,
     policy: Annotated[Policy | None, Query(description="stop (default) or skip")] = None,
     chapters: Annotated[str | None, Query(
-        max_length=MAX_CHAPTERS_SPEC, pattern=CHAPTERS_SYNTAX,
-        description="chapters of the corpus, e.g. 7-11 or 7,9,12-14",
+        description="chapters of the corpus, e.g. 7-11 or 7,9,12-14 (the pattern shown is the "
+                    "corpus's; checked by `core.validation.parse_chapters`, as the CLI's "
+                    "--chapters, with the same message naming the corpus's range)",
         examples=["7-8"])] = None,
     explain: Annotated[bool, Query(description="term-by-term BM25 explanations")] = False,
 ) -> SearchTrace:

@@ -33,8 +33,9 @@ async def health(request: Request) -> Health:
 
 
 @router.post("/admin/reload", dependencies=[Depends(require_admin)],
-             responses=responses(401, 422, *GRAPH_ERRORS))
+             responses=responses(401, 422, 429, *GRAPH_ERRORS))
 async def reload(services: ServicesDep) -> ReloadResult:
     """Validate the active bundle (merged, else curated) and replace the graph atomically;
-    header `X-API-Key`. 503 also when no KBX_API_KEY is configured."""
+    header `X-API-Key`. 503 also when no KBX_API_KEY is configured or it is shorter than 16
+    characters (the body says which); 429 after five wrong keys from an address in a minute."""
     return ReloadResult(report=await services.graph(services.reload))
