@@ -80,6 +80,10 @@ class Health(BaseModel):
     store: StoreHealth | None = Field(default=None, description="null until the store is opened")
     llm: LLMHealth
     corpus: CorpusHealth | None = Field(default=None, description="null until it is opened")
+    instance: str | None = Field(default=None, description=(
+        "the KBX_INSTANCE this service was started with (null: none): a caller that started it "
+        "knows the answer is its own service's, not another process's on the same port"))
+    pid: int | None = Field(default=None, description="the serving process (the worker)")
 
 
 class Span(BaseModel):

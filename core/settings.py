@@ -90,6 +90,9 @@ class Settings(BaseSettings):
     session_ttl: int = Field(default=24 * 3600, ge=60, le=30 * 24 * 3600,
                              description="seconds a session of the API outlives its last answer "
                                          "(kept in the graph store, shared by every worker)")
+    instance: str | None = Field(default=None, max_length=100, description=(
+        "a name of this service that /health shows: whoever started it (make demo) recognizes "
+        "its own service, not another process on the same port"))
     workers: int = Field(default=1, ge=0, le=32,
                          description="`kbx serve` worker processes; 0 = one per core")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from fastapi import APIRouter, Depends, Request
 
 from api.deps import ServicesDep, require_admin
@@ -19,17 +21,20 @@ async def health(request: Request) -> Health:
     `status` is `degraded` when the store is unreachable, does not answer or is empty, or when
     the service could not start. From the moment it serves until its parts are open (about a
     second) it says `ready: false` and lists them in `loading`; requests meanwhile wait for them.
-    The body names no port, path or engine message (the service log has them)."""
+    The body names no port, path or engine message (the service log has them); `instance` and
+    `pid` say whose service answered (`make demo` waits for its own `KBX_INSTANCE`)."""
     startup: Startup = request.app.state.startup
     services = startup.ready
-    if services is not None:
-        return await services.health()
     settings: Settings = request.app.state.settings
-    llm = LLMHealth(configured=settings.llm_configured,
-                    model=settings.llm_model if settings.llm_configured else None)
-    if startup.failed:
-        return Health(status="degraded", ready=False, llm=llm)
-    return Health(status="ok", ready=False, loading=list(LOADING), llm=llm)
+    if services is not None:
+        body = await services.health()
+    else:
+        llm = LLMHealth(configured=settings.llm_configured,
+                        model=settings.llm_model if settings.llm_configured else None)
+        body = (Health(status="degraded", ready=False, llm=llm) if startup.failed
+                else Health(status="ok", ready=False, loading=list(LOADING), llm=llm))
+    body.instance, body.pid = settings.instance, os.getpid()  # whose service this is
+    return body
 
 
 @router.post("/admin/reload", dependencies=[Depends(require_admin)],
