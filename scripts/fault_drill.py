@@ -9,6 +9,9 @@
     .venv/bin/python scripts/fault_drill.py windows   # 16 chapter windows of /search, then 80
                                                       # (40 at a time) with /health sampled
     .venv/bin/python scripts/fault_drill.py docs      # what /docs and /redoc load from outside
+    .venv/bin/python scripts/fault_drill.py workers   # two services on one store: a follow-up and
+                                                      # a reload through the other one
+    .venv/bin/python scripts/fault_drill.py admin     # a one-letter admin key; 2,000 wrong keys
     .venv/bin/python scripts/fault_drill.py disk      # as root: a full disk (tmpfs), the log
                                                       # compaction failing, a read-only file
                                                       # system, no permission, ulimit -f
@@ -711,9 +714,83 @@ def drill_docs() -> dict[str, Any]:
     return found
 
 
+ADMIN_KEY = "drill-admin-key-0123456789"
+
+
+def drill_workers() -> dict[str, Any]:
+    """Two services (two workers of one store and data directory): a question asked of the
+    first, its follow-up (`session_id`) of the second; then a new alias written into a copy of
+    the curated bundle, `/admin/reload` through the first, and how long until the second's
+    name suggestions know it (at most 20 s)."""
+    with tempfile.TemporaryDirectory(prefix="kbx-workers-") as scratch:
+        bundle = Path(scratch) / "bundle"
+        shutil.copytree(Settings().bundle, bundle, ignore=shutil.ignore_patterns("review"))
+        env = {"KBX_BUNDLE": str(bundle), "KBX_API_KEY": ADMIN_KEY}
+        with Service(env) as first, Service(env) as second:
+            began = httpx.post(first.url + "/ask", json={"question": "鲁智深和林冲怎么认识？"},
+                               timeout=60).json()
+            followed = httpx.post(second.url + "/ask", timeout=60, json={
+                "question": "他们后来怎么样了？", "session_id": began["session_id"]})
+            body = followed.json()
+            result: dict[str, Any] = {
+                "first": {"people": began["plan"]["people"]},
+                "follow_up_on_second": {
+                    "status": followed.status_code,
+                    "follow_up": body.get("plan", {}).get("follow_up"),
+                    "people": body.get("plan", {}).get("people"),
+                    "detail": body.get("detail")}}
+            alias = "沧州囚徒"
+            shard = bundle / "shards" / "ch007.jsonl"
+            lines = shard.read_text(encoding="utf-8").splitlines()
+            for n, line in enumerate(lines):
+                row = json.loads(line)
+                if row.get("record") == "person" and row.get("id") == "lin_chong":
+                    row["aliases"] = [*row.get("aliases", []), alias]
+                    lines[n] = json.dumps(row, ensure_ascii=False)
+                    break
+            shard.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+            from kb.knowledge.manifest import write_manifest
+
+            write_manifest(bundle)
+            before = httpx.get(second.url + "/kb/suggest", params={"q": alias}).json()
+            reloaded = httpx.post(first.url + "/admin/reload", timeout=300,
+                                  headers={"X-API-Key": ADMIN_KEY})
+            done = time.monotonic()
+            seen = None
+            while time.monotonic() - done < 20:
+                if httpx.get(second.url + "/kb/suggest", params={"q": alias}).json():
+                    seen = round(time.monotonic() - done, 2)
+                    break
+                time.sleep(0.1)
+            result["reload_through_first"] = {
+                "status": reloaded.status_code, "second_knew_before": bool(before),
+                "second_knows_after_s": seen if seen is not None else "not within 20 s"}
+    return result
+
+
+def drill_admin(attempts: int = 2000) -> dict[str, Any]:
+    """`KBX_API_KEY=a`: what /admin/reload answers; with a long key, `attempts` wrong keys as
+    fast as one client sends them: the statuses, and the time they took."""
+    result: dict[str, Any] = {}
+    with Service({"KBX_API_KEY": "a"}) as service:
+        answer = httpx.post(service.url + "/admin/reload", headers={"X-API-Key": "a"}, timeout=60)
+        result["key_a"] = {"status": answer.status_code, "detail": answer.json().get("detail")}
+    with Service({"KBX_API_KEY": ADMIN_KEY}) as service, \
+            httpx.Client(base_url=service.url, timeout=30) as http:
+        statuses: dict[str, int] = {}
+        began = time.monotonic()
+        for n in range(attempts):
+            status = http.post("/admin/reload", headers={"X-API-Key": f"guess-{n:06d}"}
+                               ).status_code
+            statuses[str(status)] = statuses.get(str(status), 0) + 1
+        result["wrong_keys"] = {"attempts": attempts, "seconds": round(time.monotonic() - began, 2),
+                                "statuses": statuses}
+    return result
+
+
 DRILLS = {"kill": drill_kill, "stop": drill_stop, "loads": drill_loads, "inputs": drill_inputs,
           "security": drill_security, "windows": drill_windows, "disk": drill_disk,
-          "docs": drill_docs}
+          "docs": drill_docs, "workers": drill_workers, "admin": drill_admin}
 
 
 def main() -> None:
