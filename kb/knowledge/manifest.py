@@ -32,15 +32,15 @@ FORMAT = 1
 RECORD_FILES = ("people.jsonl", "events.jsonl", "relations.jsonl", "states.jsonl",
                 "chapters.jsonl", "lexicon.jsonl")
 """The top-level JSON Lines files a load reads (the five record files; a curated bundle's
-lexicon)."""
-DATA_FILES = ("profile.json", "roles.json")
-"""The JSON files a load reads beside them."""
+lexicon). The JSON files beside them (`profile.json`, `roles.json`) are not listed: one cut
+short is no longer JSON and the load already refuses it, naming it; a JSON Lines file cut at a
+line is valid, and only a record of what was written tells it from a whole one."""
 SHARDS = "shards"
 
 
 def bundle_files(directory: Path) -> list[str]:
-    """The files of a bundle that a load reads, relative to it, in a fixed order."""
-    names = [n for n in (*RECORD_FILES, *DATA_FILES) if (directory / n).is_file()]
+    """The JSON Lines files of a bundle that a load reads, relative to it, in a fixed order."""
+    names = [n for n in RECORD_FILES if (directory / n).is_file()]
     shards = directory / SHARDS
     if shards.is_dir():
         names += [f"{SHARDS}/{p.name}" for p in sorted(shards.glob("ch*.jsonl")) if p.is_file()]
@@ -48,7 +48,7 @@ def bundle_files(directory: Path) -> list[str]:
 
 
 def describe(path: Path) -> dict[str, Any]:
-    """One file's entry: its bytes, sha256 and, for JSON Lines, its records (non-blank lines)."""
+    """One file's entry: its bytes, sha256 and records (non-blank lines)."""
     data = path.read_bytes()
     entry: dict[str, Any] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
     if path.suffix == ".jsonl":
