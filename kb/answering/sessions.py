@@ -68,6 +68,10 @@ class MemorySessions:
         with self._lock:
             return self._sessions.get(session_id)
 
+    def clear(self) -> None:
+        with self._lock:
+            self._sessions.clear()
+
     def put(self, session_id: str, state: SessionState) -> None:
         with self._lock:
             self._sessions[session_id] = state
