@@ -58,6 +58,8 @@ HEALTH_WAIT = 0.5
 """Seconds /health waits for fresh store figures before it answers with the last ones."""
 STATS_TTL = 2.0
 """Seconds the store figures of /health are reused."""
+STATS_STALE = 10.0
+"""Seconds the last figures may still be shown while fresh ones are read (see `_store_health`)."""
 
 
 def is_empty(stats: Stats) -> bool:
@@ -221,12 +223,19 @@ class Services:
             except ProviderUnavailable:
                 return StoreHealth(reachable=False, error=UNAVAILABLE)
         cached = self._stats
-        if cached is not None and time.monotonic() - cached[0] < STATS_TTL:
+        age = time.monotonic() - cached[0] if cached is not None else None
+        if cached is not None and age is not None and age < STATS_TTL:
             return StoreHealth(reachable=True, stats=cached[1], persistence=cached[2])
         refresh = self._stats_refresh
         if refresh is None or refresh.done():
             refresh = self._stats_executor.submit(self._fresh_stats)
             self._stats_refresh = refresh
+        if cached is not None and age is not None and age < STATS_STALE and refresh is not None \
+                and not refresh.done():
+            # figures a few seconds old, while new ones are read: a busy process (a burst of
+            # searches holding the interpreter lock) must not hold /health up to HEALTH_WAIT;
+            # a store that stops answering is caught by the supervisor's probe meanwhile
+            return StoreHealth(reachable=True, stats=cached[1], persistence=cached[2])
         waiting = asyncio.wrap_future(refresh)
         waiting.add_done_callback(_retrieved)  # a late failure is not "never retrieved"
         try:

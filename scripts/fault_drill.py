@@ -39,7 +39,6 @@ import stat
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -395,6 +394,34 @@ def _windows(count: int, offset: int) -> list[str]:
     return [f"{a}-{a + 29 + (offset + 13 * i) % 51}" for i, a in enumerate(starts)]
 
 
+HEALTH_SAMPLER = r"""
+import select, socket, sys, time
+port = int(sys.argv[1])
+request = b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+sock = socket.create_connection(("127.0.0.1", port))
+def ask():
+    began = time.monotonic()
+    sock.sendall(request)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += sock.recv(65536)
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int([l.split(b":")[1] for l in head.split(b"\r\n")
+                  if l.lower().startswith(b"content-length")][0])
+    while len(body) < length:
+        body += sock.recv(65536)
+    return (time.monotonic() - began) * 1000
+ask()
+print("ready", flush=True)
+times = []
+while not select.select([sys.stdin], [], [], 0.02)[0]:
+    times.append(ask())
+print(" ".join(f"{t:.1f}" for t in times), flush=True)
+"""
+"""/health asked over and over (a 20 ms pause between answers) on one keep-alive connection, from
+a process of its own: the 40 threads of the burst must not delay the sampler's own reading."""
+
+
 def drill_windows(sequential: int = 16, burst: int = 80, at_once: int = 40) -> dict[str, Any]:
     """`/search?chapters=…` with chapter windows never asked before: `sequential` of them one
     after another (the service's memory before and after, each one's time), then a burst of
@@ -420,30 +447,22 @@ def drill_windows(sequential: int = 16, burst: int = 80, at_once: int = 40) -> d
                 times.append((time.monotonic() - began) * 1000)
                 assert status == 200, (window, status)
             after_sequential = service.rss_mb()
-        health: list[float] = []
-        stop = threading.Event()
-
-        def sample_health() -> None:
-            with httpx.Client(base_url=service.url, timeout=60) as h:
-                while not stop.is_set():
-                    began = time.monotonic()
-                    h.get(HEALTH)
-                    health.append((time.monotonic() - began) * 1000)
-                    time.sleep(0.02)
+        sampler = subprocess.Popen([sys.executable, "-c", HEALTH_SAMPLER, str(service.port)],
+                                   stdout=subprocess.PIPE, stdin=subprocess.PIPE, text=True)
+        assert sampler.stdout is not None and sampler.stdin is not None
+        sampler.stdout.readline()  # its first answer: sampling
 
         def one(window: str) -> tuple[int, float]:
             began = time.monotonic()
             status = httpx.get(service.url + question + window, timeout=120).status_code
             return status, (time.monotonic() - began) * 1000
 
-        sampler = threading.Thread(target=sample_health, daemon=True)
-        sampler.start()
         began = time.monotonic()
         with ThreadPoolExecutor(at_once) as pool:
             answers = list(pool.map(one, _windows(burst, 3)))
         burst_s = time.monotonic() - began
-        stop.set()
-        sampler.join()
+        out, _ = sampler.communicate("stop\n", timeout=60)
+        health = [float(x) for x in out.split()]
         after_burst = service.rss_mb()
     burst_ms = [ms for _, ms in answers]
     return {
@@ -451,13 +470,16 @@ def drill_windows(sequential: int = 16, burst: int = 80, at_once: int = 40) -> d
         "rss_mb": {"before": round(idle, 1), "after_16_windows": round(after_sequential, 1),
                    "after_burst": round(after_burst, 1)},
         "growth_16_windows_mb": round(after_sequential - idle, 1),
-        "window_ms": {"p50": pct(times, .5), "slowest": round(max(times), 1)},
+        "window_ms": {"p50": pct(times, .5), "slowest": round(max(times), 1),
+                      "each": [round(t) for t in times]},
         "burst": {"requests": burst, "at_once": at_once, "seconds": round(burst_s, 2),
                   "non_200": sum(s != 200 for s, _ in answers),
                   "p50_ms": pct(burst_ms, .5), "p99_ms": pct(burst_ms, .99)},
         "health_during_burst": {"n": len(health), "p50_ms": pct(health, .5),
                                 "p99_ms": pct(health, .99),
-                                "max_ms": round(max(health, default=0), 1)},
+                                "max_ms": round(max(health, default=0), 1),
+                                "each": [round(t) for t in health]},
+        "load_average_at_end": round(os.getloadavg()[0], 2),
     }
 
 
@@ -535,6 +557,7 @@ def _kbx(args: list[str], env: dict[str, str], preexec: Any = None,
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     return {"command": "kbx " + " ".join(args), "exit": done.returncode,
             "stderr_lines": len(lines), "last_line": lines[-1][:240] if lines else "",
+            "other_lines": [line[:200] for line in lines[:-1]][:3],
             "stdout_tail": done.stdout.strip().splitlines()[-1][:240] if done.stdout.strip()
             else ""}
 
