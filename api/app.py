@@ -41,10 +41,11 @@ def create_app(settings: Settings | None = None, *, provider: RelationProvider |
     config = settings if settings is not None else Settings()
 
     def opened() -> Services:
-        from api.services import open_services
+        from api.services import freeze_heap, open_services
 
         services = open_services(config, provider=provider, corpus=corpus, supervise=True)
         app.state.services = services
+        freeze_heap()  # the objects it keeps for its lifetime, out of the collector's walks
         return services
 
     async def serve_mcp(startup: Startup, stop: asyncio.Event) -> None:
