@@ -35,9 +35,10 @@ if TYPE_CHECKING:  # the services load after the app serves (api.startup)
 
 
 def create_app(settings: Settings | None = None, *, provider: RelationProvider | None = None,
-               corpus: Corpus | None = None) -> FastAPI:
+               corpus: Corpus | None = None, freeze: bool = False) -> FastAPI:
     """An app over the given settings (else the environment's); a given provider or corpus is
-    used as is and not closed, which is how tests build an app over any store."""
+    used as is and not closed, which is how tests build an app over any store. `freeze` (the
+    process is the service's own, `kbx serve`): its heap frozen once open (`freeze_heap`)."""
     config = settings if settings is not None else Settings()
 
     def opened() -> Services:
@@ -45,7 +46,8 @@ def create_app(settings: Settings | None = None, *, provider: RelationProvider |
 
         services = open_services(config, provider=provider, corpus=corpus, supervise=True)
         app.state.services = services
-        freeze_heap()  # the objects it keeps for its lifetime, out of the collector's walks
+        if freeze:
+            freeze_heap()  # the objects it keeps for its lifetime, out of the collector's walks
         return services
 
     async def serve_mcp(startup: Startup, stop: asyncio.Event) -> None:

@@ -181,7 +181,9 @@ class Services:
         self.directory = people_directory(self.settings, bundle)
         self.graphs.clear()
         self._stats = None
-        if self.supervisor is not None:  # the service (not a command): see `freeze_heap`
+        import gc
+
+        if gc.get_freeze_count():  # a service that froze its heap (`kbx serve`): again
             freeze_heap()
 
     def refresh(self) -> None:

@@ -187,7 +187,7 @@ def worker_app(access_log: bool | None = None, cfg: Settings | None = None) -> F
         access_log = os.environ.get(ACCESS_LOG_ENV, "1") == "1"
     if access_log:
         access.setLevel(logging.INFO)
-    return create_app(cfg if cfg is not None else settings())
+    return create_app(cfg if cfg is not None else settings(), freeze=True)  # its own process
 
 
 @handle_errors
