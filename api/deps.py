@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING, Annotated
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Annotated, cast
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Header, Query, Request
 
 from api.errors import AdminDisabled, Unauthorized
 from api.inputs import parse_chapters
+from api.shelf import Shelf
 from api.startup import Startup
+from core.books import BOOK_PATTERN
 from core.settings import Settings
 from core.validation import checked_question
 
@@ -28,33 +31,55 @@ MIN_BUDGET = 100
 MAX_BLOCKS = 50
 
 
-async def get_services(request: Request) -> Services:
-    """The services, waited for while they open at start (503 if they could not)."""
-    startup: Startup = request.app.state.startup
+BookQuery = Annotated[str | None, Query(
+    pattern=BOOK_PATTERN, max_length=40,
+    description="the book to read (`GET /books` lists them); default the service's book",
+    examples=["shuihu"])]
+
+
+async def get_shelf(request: Request) -> Shelf:
+    """Every book's services, waited for while the default book opens at start (503 if it
+    could not)."""
+    startup: Startup[Shelf] = request.app.state.startup
     return await startup.services()
 
 
+async def get_services(request: Request, book: BookQuery = None) -> AsyncIterator[Services]:
+    """The services of the book the request names (`book`, else the service's default),
+    opened on first use and held open while the request runs; an unknown book is 404."""
+    shelf = await get_shelf(request)
+    async with shelf.using(book) as services:
+        yield services
+
+
 ServicesDep = Annotated["Services", Depends(get_services)]
+_Services = Annotated[object, Depends(get_services)]
+"""The same dependency as a sub-dependency (FastAPI resolves it once per request); typed
+`object` since `Services` loads after the app serves (see above)."""
 
 
-async def get_settings(request: Request) -> Settings:
-    return (await get_services(request)).settings
+def _of(services: object) -> Services:
+    return cast("Services", services)
 
 
-async def get_corpus(request: Request) -> Corpus:
-    return (await get_services(request)).corpus
+async def get_settings(services: _Services) -> Settings:
+    return _of(services).settings
 
 
-async def get_provider(request: Request) -> RelationProvider:
-    return (await get_services(request)).require_provider()
+async def get_corpus(services: _Services) -> Corpus:
+    return _of(services).corpus
 
 
-async def get_asker(request: Request) -> AskService:
-    return (await get_services(request)).require_asker()
+async def get_provider(services: _Services) -> RelationProvider:
+    return _of(services).require_provider()
 
 
-async def get_directory(request: Request) -> PeopleDirectory:
-    return (await get_services(request)).require_directory()
+async def get_asker(services: _Services) -> AskService:
+    return _of(services).require_asker()
+
+
+async def get_directory(services: _Services) -> PeopleDirectory:
+    return _of(services).require_directory()
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
@@ -79,7 +104,7 @@ async def require_admin(
         x_api_key: Annotated[str | None, Header(description="the KBX_API_KEY")] = None) -> None:
     """401 for a missing or wrong key (one shared key: no caller is known to be refused, so no
     403); 503 when no key is configured, so that admin routes are never open by default."""
-    expected = (await get_services(request)).settings.api_key
+    expected = (await get_shelf(request)).root.api_key
     if expected is None or not expected.get_secret_value():
         raise AdminDisabled("admin routes are disabled: no KBX_API_KEY is configured")
     given = (x_api_key or "").encode()

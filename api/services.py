@@ -27,6 +27,7 @@ from kb.answering.service import AskService
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.directory import PeopleDirectory
 from kb.knowledge.loading import load_active_bundle
+from kb.knowledge.models import Person
 from kb.knowledge.protocol import RelationProvider
 from kb.knowledge.shards import LEXICON_FILE  # not extract.pipeline's: its cue tables load slowly
 from kb.knowledge.views import LoadReport, Stats
@@ -74,6 +75,10 @@ class Services:
     owns_provider: bool = True
     supervisor: Supervisor | None = None
     pool: GraphPool | None = None
+    hub: Person | None = None
+    """the most connected person of the bundle (the explorer opens on them)"""
+    counts: dict[str, int] = field(default_factory=dict)
+    """the bundle's records by kind"""
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _stats: tuple[float, Stats] | None = field(default=None, repr=False)
     _stats_refresh: concurrent.futures.Future[Stats] | None = field(default=None, repr=False)
@@ -109,6 +114,7 @@ class Services:
                                 session_dir=self.session_dir)
         self.directory = people_directory(self.settings, bundle)
         self.graphs.clear()
+        self.hub, self.counts = most_connected(bundle), bundle.counts()
 
     def load_if_empty(self, bundle: KnowledgeBundle) -> None:
         """Fill a store that holds nothing (first start); an unreachable one is left degraded."""
@@ -144,6 +150,7 @@ class Services:
             self.require_asker().reload(bundle)
             self.directory = people_directory(self.settings, bundle)
             self.graphs.clear()
+            self.hub, self.counts = most_connected(bundle), bundle.counts()
             self._stats = None
         log.info("bundle reloaded", extra={"records": _records(report)})
         return report
@@ -249,6 +256,22 @@ def people_directory(settings: Settings, bundle: KnowledgeBundle) -> PeopleDirec
     entries = read_lexicon(path) if path.exists() else []
     return PeopleDirectory(bundle.people, stars={e.id: e.star for e in entries if e.star},
                            weights={e.id: float(e.mentions) for e in entries if e.mentions})
+
+
+def most_connected(bundle: KnowledgeBundle) -> Person | None:
+    """The person with the most relations (then events, then first in the book): where a reader
+    new to the book starts."""
+    degree: dict[str, int] = {}
+    for relation in bundle.relations:
+        for person in (relation.source, relation.target):
+            degree[person] = degree.get(person, 0) + 1
+    events: dict[str, int] = {}
+    for event in bundle.events:
+        for person in event.person_ids:
+            events[person] = events.get(person, 0) + 1
+    if not bundle.people:
+        return None
+    return max(bundle.people, key=lambda p: (degree.get(p.id, 0), events.get(p.id, 0)))
 
 
 def _retrieved(future: asyncio.Future[Stats]) -> None:

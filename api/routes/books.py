@@ -1,0 +1,66 @@
+"""`GET /books` and `GET /books/{book}`: the books this service serves (every built one).
+
+The list reads each book's manifest (`core.books`) and opens none; one book's view opens it
+(its counts and the person the explorer starts on come from its bundle).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Path
+from pydantic import BaseModel, Field
+
+from api.deps import get_shelf
+from api.responses import GRAPH_ERRORS, responses
+from api.shelf import Shelf
+from core.books import BOOK_PATTERN, BookCounts, for_book, read_manifest, title_of
+
+router = APIRouter(tags=["books"])
+ShelfDep = Annotated[Shelf, Depends(get_shelf)]
+
+
+class Hub(BaseModel):
+    id: str
+    name: str
+
+
+class BookView(BaseModel):
+    name: str = Field(description="what `book` takes")
+    title: str
+    source: str = Field(description="curated, extracted (offline) or llm")
+    built_at: str | None = Field(description="ISO 8601; none for a corpus ingested without "
+                                             "`kbx build`")
+    counts: BookCounts | None = Field(description="records by kind (when built, or open)")
+    default: bool = Field(description="read when a request names no book")
+    open: bool = Field(description="held open by the service now")
+    hub: Hub | None = Field(default=None, description="the most connected person (one book)")
+
+
+def _view(shelf: Shelf, name: str) -> BookView:
+    settings = for_book(shelf.root, name)
+    manifest = read_manifest(shelf.root, name)
+    return BookView(name=name, title=title_of(settings),
+                    source=manifest.source if manifest else "curated",
+                    built_at=manifest.built_at if manifest else None,
+                    counts=manifest.counts if manifest else None,
+                    default=name == shelf.default, open=shelf.is_open(name))
+
+
+@router.get("/books")
+async def books(shelf: ShelfDep) -> list[BookView]:
+    """Every book served: name, title, where its knowledge came from, counts, when built."""
+    return [_view(shelf, name) for name in shelf.built()]
+
+
+@router.get("/books/{book}", responses=responses(404, 422, *GRAPH_ERRORS))
+async def book(book: Annotated[str, Path(pattern=BOOK_PATTERN, max_length=40,
+                                         examples=["shuihu"])],
+               shelf: ShelfDep) -> BookView:
+    """One book, opened: its counts and the person the explorer starts on (most relations)."""
+    async with shelf.using(book) as services:
+        view = _view(shelf, book)
+        counts = BookCounts(**services.counts) if view.counts is None else view.counts
+        hub = Hub(id=services.hub.id, name=services.hub.name) if services.hub else None
+        return view.model_copy(update={"counts": counts, "hub": hub, "open": True})
+
