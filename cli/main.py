@@ -227,3 +227,6 @@ _mcp_commands.register(app)
 from cli import status_commands as _status_commands  # noqa: E402
 
 _status_commands.register(app)
+from cli import build_commands as _build_commands  # noqa: E402
+
+_build_commands.register(app)

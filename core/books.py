@@ -126,12 +126,18 @@ def for_book(settings: Settings, name: str | None = None) -> Settings:
         if wanted == settings.corpus_name:
             return settings
         raise unknown_book(settings, wanted)
-    root = book_dir(settings, wanted)
+    return settings_of(settings, manifest)
+
+
+def settings_of(settings: Settings, manifest: BookManifest) -> Settings:
+    """The settings that read a built book (what `for_book` gives once its manifest is in
+    place)."""
+    root = book_dir(settings, manifest.name)
     bundle = manifest.curated_bundle if manifest.source == "curated" else None
     return settings.model_copy(update={
-        "corpus_name": wanted, "corpus": manifest.corpus, "chunk_size": manifest.chunk_size,
-        "bundle": bundle or root / "bundle",
-        "store_dir": settings.resolved_data_dir() / STORES_DIR / wanted})
+        "corpus_name": manifest.name, "corpus": manifest.corpus,
+        "chunk_size": manifest.chunk_size, "bundle": bundle or root / "bundle",
+        "store_dir": settings.resolved_data_dir() / STORES_DIR / manifest.name})
 
 
 def unknown_book(settings: Settings, name: str) -> UnknownBook:
