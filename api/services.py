@@ -75,8 +75,8 @@ class Services:
     owns_provider: bool = True
     supervisor: Supervisor | None = None
     pool: GraphPool | None = None
-    hub: Person | None = None
-    """the most connected person of the bundle (the explorer opens on them)"""
+    hubs: list[Person] = field(default_factory=list)
+    """the bundle's most connected people, most first (the explorer opens on the first)"""
     counts: dict[str, int] = field(default_factory=dict)
     """the bundle's records by kind"""
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -114,7 +114,7 @@ class Services:
                                 session_dir=self.session_dir)
         self.directory = people_directory(self.settings, bundle)
         self.graphs.clear()
-        self.hub, self.counts = most_connected(bundle), bundle.counts()
+        self.hubs, self.counts = most_connected(bundle), bundle.counts()
 
     def load_if_empty(self, bundle: KnowledgeBundle) -> None:
         """Fill a store that holds nothing (first start); an unreachable one is left degraded."""
@@ -150,7 +150,7 @@ class Services:
             self.require_asker().reload(bundle)
             self.directory = people_directory(self.settings, bundle)
             self.graphs.clear()
-            self.hub, self.counts = most_connected(bundle), bundle.counts()
+            self.hubs, self.counts = most_connected(bundle), bundle.counts()
             self._stats = None
         log.info("bundle reloaded", extra={"records": _records(report)})
         return report
@@ -258,9 +258,9 @@ def people_directory(settings: Settings, bundle: KnowledgeBundle) -> PeopleDirec
                            weights={e.id: float(e.mentions) for e in entries if e.mentions})
 
 
-def most_connected(bundle: KnowledgeBundle) -> Person | None:
-    """The person with the most relations (then events, then first in the book): where a reader
-    new to the book starts."""
+def most_connected(bundle: KnowledgeBundle, count: int = 3) -> list[Person]:
+    """The people with the most relations (then events, then first in the book): where a
+    reader new to the book starts."""
     degree: dict[str, int] = {}
     for relation in bundle.relations:
         for person in (relation.source, relation.target):
@@ -269,9 +269,9 @@ def most_connected(bundle: KnowledgeBundle) -> Person | None:
     for event in bundle.events:
         for person in event.person_ids:
             events[person] = events.get(person, 0) + 1
-    if not bundle.people:
-        return None
-    return max(bundle.people, key=lambda p: (degree.get(p.id, 0), events.get(p.id, 0)))
+    ranked = sorted(enumerate(bundle.people), key=lambda item: (
+        -degree.get(item[1].id, 0), -events.get(item[1].id, 0), item[0]))
+    return [person for _, person in ranked[:count]]
 
 
 def _retrieved(future: asyncio.Future[Stats]) -> None:

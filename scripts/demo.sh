@@ -39,4 +39,4 @@ for q in r["quotes"]:
 print(f"\nservice running at {base} (docs: {base}/docs, MCP: {base}/mcp); stop it with `make stop`")
 PYEOF
 echo
-echo "explorer: http://127.0.0.1:${PORT}/  (open it in a browser: it starts on 林冲's neighbourhood)"
+echo "explorer: http://127.0.0.1:${PORT}/  (open it in a browser: it starts on the book's most connected person; the selector switches books)"

@@ -34,7 +34,8 @@ class BookView(BaseModel):
     counts: BookCounts | None = Field(description="records by kind (when built, or open)")
     default: bool = Field(description="read when a request names no book")
     open: bool = Field(description="held open by the service now")
-    hub: Hub | None = Field(default=None, description="the most connected person (one book)")
+    hubs: list[Hub] = Field(default=[], description="the most connected people, most first "
+                                                    "(one book's view only)")
 
 
 def _view(shelf: Shelf, name: str) -> BookView:
@@ -61,6 +62,6 @@ async def book(book: Annotated[str, Path(pattern=BOOK_PATTERN, max_length=40,
     async with shelf.using(book) as services:
         view = _view(shelf, book)
         counts = BookCounts(**services.counts) if view.counts is None else view.counts
-        hub = Hub(id=services.hub.id, name=services.hub.name) if services.hub else None
-        return view.model_copy(update={"counts": counts, "hub": hub, "open": True})
+        hubs = [Hub(id=p.id, name=p.name) for p in services.hubs]
+        return view.model_copy(update={"counts": counts, "hubs": hubs, "open": True})
 

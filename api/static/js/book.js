@@ -1,0 +1,28 @@
+// The book the page reads: named by the URL's `?book=` (the service's default book without it),
+// with its title and its most connected people (where the views start when given no name).
+
+export const book = { name: new URLSearchParams(location.search).get("book"), title: "", hubs: [], all: [] };
+
+// A person the views start on: the book's n-th most connected (the first when it has fewer).
+export function hub(n = 0) {
+  const hubs = book.hubs;
+  return hubs.length ? hubs[Math.min(n, hubs.length - 1)].name : "";
+}
+
+// The URL of the page reading another book (the view starts over on that book's first person).
+export function bookUrl(name) {
+  const params = new URLSearchParams(location.search);
+  params.set("book", name);
+  return `${location.pathname}?${params.toString()}`;
+}
+
+export async function loadBook(request) {
+  const all = await request("/books");
+  const name = book.name || (all.find((b) => b.default) || all[0]).name;
+  const one = await request(`/books/${encodeURIComponent(name)}`);
+  book.all = all;
+  book.name = one.name;
+  book.title = one.title;
+  book.hubs = one.hubs;
+  return book;
+}
