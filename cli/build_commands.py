@@ -74,8 +74,11 @@ def build_command(
     book has no curated bundle), events, relations, states, loaded into the book's graph."""
     from core.books import check_book_name
     from extract.build import BuildRequest
+    from ingest.corpus import read_corpus
 
     root = settings(chunk_size=chunk_size)
+    check_book_name(book)
+    read_corpus(path)  # bad input is one line before any progress is drawn (a few ms to read)
     request = BuildRequest(book=check_book_name(book), corpus=path, title=title, llm=llm,
                            chunk_size=root.chunk_size, curated=_curated(root, book, path),
                            concurrency=concurrency)
