@@ -16,9 +16,13 @@ export function bookUrl(name) {
   return `${location.pathname}?${params.toString()}`;
 }
 
-export async function loadBook(request) {
+// An unknown book is reported with the served ones, from the list (no failing request).
+export async function loadBook(request, ApiError) {
   const all = await request("/books");
   const name = book.name || (all.find((b) => b.default) || all[0]).name;
+  if (!all.some((b) => b.name === name)) {
+    throw new ApiError(404, `unknown book '${name}'`, all.map((b) => b.name));
+  }
   const one = await request(`/books/${encodeURIComponent(name)}`);
   book.all = all;
   book.name = one.name;

@@ -10,7 +10,7 @@ import * as pair from "./views/pair.js";
 import * as journey from "./views/journey.js";
 import * as path from "./views/path.js";
 import * as ask from "./views/ask.js";
-import { request } from "./api.js";
+import { ApiError, request } from "./api.js";
 import { book, bookUrl, hub, loadBook } from "./book.js";
 
 const VIEWS = { person, pair, journey, path, ask };
@@ -110,7 +110,7 @@ function showBook() {
 
 async function start() {
   try {
-    await loadBook(request);
+    await loadBook(request, ApiError);
   } catch (err) {
     showError(err, (name) => { location.assign(bookUrl(name)); });
     setReady("book", true);
