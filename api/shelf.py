@@ -17,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import ctypes
+import gc
 import logging
 import threading
 import time
@@ -33,6 +35,15 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 SWEEP_MAX = 30.0
 """Seconds between two looks for idle books, at most."""
+
+
+def give_back_memory() -> None:
+    """What a closed book held goes back to the system: the cycles it left are collected, and
+    glibc is asked to return the freed heap (`malloc_trim`), which it otherwise keeps for the
+    process; without it the service stays as large as its busiest moment."""
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 @dataclass
@@ -57,6 +68,9 @@ class Shelf:
     _executor: concurrent.futures.ThreadPoolExecutor = field(
         default_factory=lambda: concurrent.futures.ThreadPoolExecutor(
             2, thread_name_prefix="book-open"))
+    _closer: concurrent.futures.ThreadPoolExecutor = field(
+        default_factory=lambda: concurrent.futures.ThreadPoolExecutor(
+            1, thread_name_prefix="book-close"))
     _stop: threading.Event = field(default_factory=threading.Event)
     _sweeper: threading.Thread | None = None
 
@@ -128,7 +142,8 @@ class Shelf:
             surplus = self._surplus()
         pending.set_result(services)
         log.info("book opened", extra={"book": name})
-        self._close_all(surplus)
+        if surplus:  # stopping a store waits for its exit: never on the request's path
+            self._closer.submit(self._close_all, surplus)
         return services
 
     async def services(self, book: str | None = None) -> Services:
@@ -171,12 +186,14 @@ class Shelf:
         return [(n, self._open.pop(n).services) for _, n in idle[:extra]]
 
     def close_idle(self) -> list[str]:
-        """Close the books unused for `book_idle` seconds; returns their names."""
+        """Close the books unused for `book_idle` seconds, and the least recently used idle ones
+        while more than `books_open` are open (requests may have held them all); returns their
+        names."""
         now = self.clock()
         with self._lock:
             stale = [n for n, e in self._open.items() if not e.pinned and e.users == 0
                      and now - e.last_used >= self.root.book_idle]
-            closing = [(n, self._open.pop(n).services) for n in stale]
+            closing = [(n, self._open.pop(n).services) for n in stale] + self._surplus()
         self._close_all(closing)
         return [n for n, _ in closing]
 
@@ -187,6 +204,8 @@ class Shelf:
             except Exception:  # one book that fails to close must not keep the others open
                 log.exception("closing book %s failed", name)
             log.info("book closed", extra={"book": name})
+        if books:
+            give_back_memory()
 
     def _sweep_loop(self) -> None:
         period = min(SWEEP_MAX, max(0.05, self.root.book_idle / 4))
@@ -196,6 +215,7 @@ class Shelf:
     def close(self) -> None:
         self._stop.set()
         self._executor.shutdown(wait=False, cancel_futures=True)
+        self._closer.shutdown(wait=True)
         with self._lock:
             books = list(self._open.items())
             self._open.clear()
