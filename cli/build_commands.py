@@ -83,15 +83,18 @@ def build_command(
                            chunk_size=root.chunk_size, curated=_curated(root, book, path),
                            concurrency=concurrency)
     client = _client(root, price_prompt, price_completion) if llm else None
+    started = time.perf_counter()
     try:
         built, seconds = _build(root, request, client, quiet=json_out)
     finally:
         if client is not None:
             client.close()
+    total = time.perf_counter() - started
     if json_out:
-        print_json(built.manifest.model_dump(mode="json") | {"load_seconds": seconds})
+        print_json(built.manifest.model_dump(mode="json") | {"load_seconds": seconds,
+                                                             "total_seconds": round(total, 2)})
         return
-    _print_built(built)
+    _print_built(built, total)
 
 
 def _curated(root: Settings, book: str, path: Path) -> Path | None:
@@ -171,7 +174,7 @@ def _warm_cache(root: Settings, built: Built) -> None:
     bundle_cache(cfg).put(key_for_blocks(cfg.active_bundle_dir(), built.blocks), built.bundle)
 
 
-def _print_built(built: Built) -> None:
+def _print_built(built: Built, total: float) -> None:
     from rich.table import Table
 
     m = built.manifest
@@ -180,7 +183,7 @@ def _print_built(built: Built) -> None:
         table.add_column(col, justify="right")
     c = m.counts
     table.add_row(*(str(v) for v in (c.people, c.aliases, c.events, c.relations, c.states)),
-                  f"{c.chapters} / {m.text_chapters}", f"{m.seconds:.1f} s")
+                  f"{c.chapters} / {m.text_chapters}", f"{total:.1f} s")
     console.print(table)
     if built.discovery is not None and built.discovery.ambiguous:
         shared = sorted(built.discovery.ambiguous, key=lambda a: -a.mentions)

@@ -170,7 +170,8 @@ def build_book(root: Settings, request: BuildRequest, directory: Path, steps: St
     """Every step of the build, written into `directory` (empty, of the caller's making)."""
     started = time.perf_counter()
     chapters = read_chapters(request, steps)
-    title = request.title or corpus_title(request.corpus) or request.book
+    curated_title = read_profile(request.curated).title if request.curated is not None else ""
+    title = request.title or curated_title or corpus_title(request.corpus) or request.book
     corpus = ingest(chapters, request, directory, steps)
     blocks = corpus.blocks
     cfg = build_settings(root, directory, request)
