@@ -78,9 +78,7 @@ def create_app(settings: Settings | None = None, *, provider: RelationProvider |
 
     app = FastAPI(title="kbx", version="0.1.0", lifespan=lifespan, redirect_slashes=False,
                   responses=responses(500),
-                  description="Knowledge exploration of novels (水浒传 and every book built with "
-                              "`kbx build`): every answer traced to source text. Every route "
-                              "takes the book (`book`, default the service's; `GET /books`). "
+                  description="水浒传 knowledge exploration: every answer traced to source text. "
                               "Every error answers with the ErrorBody shape.")
     app.state.settings = config
     install_error_handlers(app)

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Annotated, cast
 
-from fastapi import Depends, Header, Query, Request
+from fastapi import Depends, Header, Request
 
+from api.book_deps import book_services, get_shelf
 from api.errors import AdminDisabled, Unauthorized
 from api.inputs import parse_chapters
-from api.shelf import Shelf
-from api.startup import Startup
-from core.books import BOOK_PATTERN
 from core.settings import Settings
 from core.validation import checked_question
 
@@ -31,29 +28,14 @@ MIN_BUDGET = 100
 MAX_BLOCKS = 50
 
 
-BookQuery = Annotated[str | None, Query(
-    pattern=BOOK_PATTERN, max_length=40,
-    description="the book to read (`GET /books` lists them); default the service's book",
-    examples=["shuihu"])]
+async def get_services(request: Request) -> Services:
+    """The default book's services, waited for while they open at start (503 if they could
+    not); a route reads the book its request names through `ServicesDep` (`api.book_deps`)."""
+    return (await get_shelf(request)).require_default()
 
 
-async def get_shelf(request: Request) -> Shelf:
-    """Every book's services, waited for while the default book opens at start (503 if it
-    could not)."""
-    startup: Startup[Shelf] = request.app.state.startup
-    return await startup.services()
-
-
-async def get_services(request: Request, book: BookQuery = None) -> AsyncIterator[Services]:
-    """The services of the book the request names (`book`, else the service's default),
-    opened on first use and held open while the request runs; an unknown book is 404."""
-    shelf = await get_shelf(request)
-    async with shelf.using(book) as services:
-        yield services
-
-
-ServicesDep = Annotated["Services", Depends(get_services)]
-_Services = Annotated[object, Depends(get_services)]
+ServicesDep = Annotated["Services", Depends(book_services)]
+_Services = Annotated[object, Depends(book_services)]
 """The same dependency as a sub-dependency (FastAPI resolves it once per request); typed
 `object` since `Services` loads after the app serves (see above)."""
 
@@ -104,7 +86,7 @@ async def require_admin(
         x_api_key: Annotated[str | None, Header(description="the KBX_API_KEY")] = None) -> None:
     """401 for a missing or wrong key (one shared key: no caller is known to be refused, so no
     403); 503 when no key is configured, so that admin routes are never open by default."""
-    expected = (await get_shelf(request)).root.api_key
+    expected = (await get_services(request)).settings.api_key
     if expected is None or not expected.get_secret_value():
         raise AdminDisabled("admin routes are disabled: no KBX_API_KEY is configured")
     given = (x_api_key or "").encode()

@@ -27,7 +27,6 @@ from kb.answering.service import AskService
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.directory import PeopleDirectory
 from kb.knowledge.loading import load_active_bundle
-from kb.knowledge.models import Person
 from kb.knowledge.protocol import RelationProvider
 from kb.knowledge.shards import LEXICON_FILE  # not extract.pipeline's: its cue tables load slowly
 from kb.knowledge.views import LoadReport, Stats
@@ -75,10 +74,6 @@ class Services:
     owns_provider: bool = True
     supervisor: Supervisor | None = None
     pool: GraphPool | None = None
-    hubs: list[Person] = field(default_factory=list)
-    """the bundle's most connected people, most first (the explorer opens on the first)"""
-    counts: dict[str, int] = field(default_factory=dict)
-    """the bundle's records by kind"""
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _stats: tuple[float, Stats] | None = field(default=None, repr=False)
     _stats_refresh: concurrent.futures.Future[Stats] | None = field(default=None, repr=False)
@@ -114,7 +109,6 @@ class Services:
                                 session_dir=self.session_dir)
         self.directory = people_directory(self.settings, bundle)
         self.graphs.clear()
-        self.hubs, self.counts = most_connected(bundle), bundle.counts()
 
     def load_if_empty(self, bundle: KnowledgeBundle) -> None:
         """Fill a store that holds nothing (first start); an unreachable one is left degraded."""
@@ -150,7 +144,6 @@ class Services:
             self.require_asker().reload(bundle)
             self.directory = people_directory(self.settings, bundle)
             self.graphs.clear()
-            self.hubs, self.counts = most_connected(bundle), bundle.counts()
             self._stats = None
         log.info("bundle reloaded", extra={"records": _records(report)})
         return report
@@ -256,22 +249,6 @@ def people_directory(settings: Settings, bundle: KnowledgeBundle) -> PeopleDirec
     entries = read_lexicon(path) if path.exists() else []
     return PeopleDirectory(bundle.people, stars={e.id: e.star for e in entries if e.star},
                            weights={e.id: float(e.mentions) for e in entries if e.mentions})
-
-
-def most_connected(bundle: KnowledgeBundle, count: int = 3) -> list[Person]:
-    """The people with the most relations (then events, then first in the book): where a
-    reader new to the book starts."""
-    degree: dict[str, int] = {}
-    for relation in bundle.relations:
-        for person in (relation.source, relation.target):
-            degree[person] = degree.get(person, 0) + 1
-    events: dict[str, int] = {}
-    for event in bundle.events:
-        for person in event.person_ids:
-            events[person] = events.get(person, 0) + 1
-    ranked = sorted(enumerate(bundle.people), key=lambda item: (
-        -degree.get(item[1].id, 0), -events.get(item[1].id, 0), item[0]))
-    return [person for _, person in ranked[:count]]
 
 
 def _retrieved(future: asyncio.Future[Stats]) -> None:

@@ -106,6 +106,12 @@ class Shelf:
         entry = self._open.get(self.default)
         return entry.services if entry is not None else None
 
+    def require_default(self) -> Services:
+        services = self.default_services
+        if services is None:
+            raise RuntimeError("the shelf is closed")
+        return services
+
     def name_of(self, book: str | None) -> str:
         return self.default if book is None else book
 

@@ -37,6 +37,6 @@ async def health(request: Request) -> Health:
 @router.post("/admin/reload", dependencies=[Depends(require_admin)],
              responses=responses(401, 422, *GRAPH_ERRORS))
 async def reload(services: ServicesDep) -> ReloadResult:
-    """Validate the book's active bundle (merged, else curated) and replace its graph
-    atomically; header `X-API-Key`. 503 also when no KBX_API_KEY is configured."""
+    """Validate the active bundle (merged, else curated) and replace the graph atomically;
+    header `X-API-Key`. 503 also when no KBX_API_KEY is configured."""
     return ReloadResult(report=await services.graph(services.reload))
