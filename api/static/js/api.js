@@ -12,8 +12,8 @@ export class ApiError extends Error {
 
 // Every request reads the page's book (`?book=` of the page; none: the service's default).
 function withBook(path) {
-  if (!book.name || path.startsWith("/books")) return path;
-  return `${path}${path.includes("?") ? "&" : "?"}book=${encodeURIComponent(book.name)}`;
+  if (!book.asked || path.startsWith("/books")) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}book=${encodeURIComponent(book.asked)}`;
 }
 
 export async function request(path, options = {}) {

@@ -1,7 +1,10 @@
 // The book the page reads: named by the URL's `?book=` (the service's default book without it),
 // with its title and its most connected people (where the views start when given no name).
 
-export const book = { name: new URLSearchParams(location.search).get("book"), title: "", hubs: [], all: [] };
+// `asked` is what the URL names (requests carry it; none: they name no book, the service's
+// default answers), `name` the book shown.
+const asked = new URLSearchParams(location.search).get("book");
+export const book = { asked, name: asked, title: "", hubs: [], all: [] };
 
 // A person the views start on: the book's n-th most connected (the first when it has fewer).
 export function hub(n = 0) {
