@@ -4,8 +4,9 @@ A book's services (its blocks and BM25 indexes, bundle views, answer service and
 connection) cost tens of megabytes; a service with ten books built holds only the ones in use.
 The default book opens at start and stays open (`/health` speaks for it); any other opens on
 the first request that names it, in a thread of the shelf's own, once however many requests
-wait for it. A book unused for `book_idle` seconds is closed, and at most `books_open` are open
-at once (the least recently used idle one is closed to make room). A request holds its book for
+wait for it. A book unused for `book_idle` seconds is closed, and at most `books_open` stay open
+(once a request is done, the least recently used idle ones beyond that are closed, in a thread
+of their own). A request holds its book for
 its whole length (`using`), so a book is never closed under a request that reads it.
 
 A built book's graph lives in an embedded server of its own (`core.books`): closing the book
@@ -145,11 +146,8 @@ class Shelf:
         with self._lock:
             self._open[name] = _Open(services, self.clock())
             del self._opening[name]
-            surplus = self._surplus()
         pending.set_result(services)
         log.info("book opened", extra={"book": name})
-        if surplus:  # stopping a store waits for its exit: never on the request's path
-            self._closer.submit(self._close_all, surplus)
         return services
 
     async def services(self, book: str | None = None) -> Services:
@@ -178,6 +176,10 @@ class Shelf:
             with self._lock:
                 entry.users -= 1
                 entry.last_used = self.clock()
+                surplus = self._surplus()
+            if surplus:  # closing (a store's exit, the heap given back) competes with the
+                # request for the CPU: it waits until the request that opened a book is done
+                self._closer.submit(self._close_all, surplus)
 
     # -- closing
 
