@@ -144,6 +144,7 @@ def one_server_for_all(data: Path, names: list[str]) -> dict[str, float]:
 
     root = Settings(data_dir=data)
     directory = data / "one-server"
+    shutil.rmtree(directory, ignore_errors=True)  # a fresh server: no graph of an earlier run
     rss_one = 0.0
     providers = []
     for number, name in enumerate(names, start=1):
