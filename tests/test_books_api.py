@@ -143,3 +143,35 @@ def test_many_requests_for_a_closed_book_all_get_it(http: httpx.Client) -> None:
             lambda _: http.get("/kb/people", params={"book": "mini"}), range(8)))
     assert all(r.status_code == 200 for r in responses)
     assert len({r.text for r in responses}) == 1
+
+
+def test_mcp_tools_take_the_book(library: Path, api_corpus: Corpus) -> None:
+    """In process, over the SDK's client: `books`, a tool on a built book, an unknown book."""
+    import anyio
+    from mcp import Client
+
+    from api.mcp_server import build_mcp_server
+    from api.services import open_services
+    from api.shelf import Shelf
+
+    settings = offline_settings(library, bundle=KB_MINI, provider="memory")
+    shelf = Shelf.holding(open_services(settings, corpus=api_corpus))
+
+    async def scenario() -> list[Any]:
+        async with Client(build_mcp_server(lambda: shelf)) as client:
+            return [await client.call_tool("books", {}),
+                    await client.call_tool("find_person", {"query": "刘备", "book": "mini"}),
+                    await client.call_tool("find_person", {"query": "林冲"}),
+                    await client.call_tool("find_person", {"query": "刘备", "book": "nope"})]
+
+    try:
+        with ThreadPoolExecutor(1) as pool:  # a loop of its own (see tests/test_mcp.py)
+            books, mini, default, unknown = pool.submit(anyio.run, scenario).result()
+    finally:
+        shelf.close()
+    listed = {b["name"]: b for b in books.structured_content["books"]}
+    assert set(listed) == {"shuihu", "mini", "tiny"} and listed["shuihu"]["default"]
+    assert mini.structured_content["matches"][0]["name"] == "刘备"
+    assert default.structured_content["matches"][0]["name"] == "林冲"
+    assert unknown.is_error and "'nope'" in unknown.content[0].text
+    assert "mini" in unknown.content[0].text
