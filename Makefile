@@ -40,4 +40,4 @@ test-llm: install
 
 stop:
 	-kill $$(cat var/serve.pid) 2>/dev/null; rm -f var/serve.pid
-	-$(PY) -c "from pathlib import Path; from providers.embedded import EmbeddedServer; s = EmbeddedServer(Path('var/falkordb')); s.running() and s.stop(force=True)"
+	-$(PY) -c "from pathlib import Path; from providers.embedded import EmbeddedServer; [s.stop(force=True) for d in [Path('var/falkordb'), *Path('var/stores').glob('*')] if (s := EmbeddedServer(d)).running()]"

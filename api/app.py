@@ -29,28 +29,36 @@ from api.startup import StartFailed, Startup
 from core.settings import Settings
 
 if TYPE_CHECKING:  # the services load after the app serves (api.startup)
-    from api.services import Services
+    from api.shelf import Shelf
     from kb.knowledge.protocol import RelationProvider
     from retrieval.corpus import Corpus
 
 
 def create_app(settings: Settings | None = None, *, provider: RelationProvider | None = None,
                corpus: Corpus | None = None, freeze: bool = False) -> FastAPI:
-    """An app over the given settings (else the environment's); a given provider or corpus is
-    used as is and not closed, which is how tests build an app over any store. `freeze` (the
-    process is the service's own, `kbx serve`): its heap frozen once open (`freeze_heap`)."""
+    """An app over the given settings (else the environment's) serving every built book, the
+    settings' book (`KBX_BOOK`, else the configured corpus) by default; a given provider or
+    corpus is the default book's, used as is and not closed, which is how tests build an app
+    over any store. `freeze` (the process is the service's own, `kbx serve`): its heap frozen
+    once open (`freeze_heap`)."""
     config = settings if settings is not None else Settings()
 
-    def opened() -> Services:
+    def opened() -> Shelf:
         from api.services import freeze_heap, open_services
+        from api.shelf import Shelf
+        from core.books import for_book
 
-        services = open_services(config, provider=provider, corpus=corpus, supervise=True)
-        app.state.services = services
+        shelf = Shelf(config, lambda book: open_services(book, supervise=True))
+        services = open_services(for_book(config, None), provider=provider, corpus=corpus,
+                                 supervise=True)
+        shelf.open_default(services)
+        app.state.services = services  # the default book's (the OpenAPI document reads it)
+        app.state.shelf = shelf
         if freeze:
             freeze_heap()  # the objects it keeps for its lifetime, out of the collector's walks
-        return services
+        return shelf
 
-    async def serve_mcp(startup: Startup, stop: asyncio.Event) -> None:
+    async def serve_mcp(startup: Startup[Shelf], stop: asyncio.Event) -> None:
         """The MCP server once the services are open (its tools use them); /mcp waits."""
         with contextlib.suppress(StartFailed):
             await startup.services()
@@ -68,9 +76,9 @@ def create_app(settings: Settings | None = None, *, provider: RelationProvider |
         finally:
             stop.set()
             await serving_mcp
-            services = await asyncio.to_thread(startup.finish)
-            if services is not None:
-                services.close()
+            shelf = await asyncio.to_thread(startup.finish)
+            if shelf is not None:
+                shelf.close()
 
 
     app = FastAPI(title="kbx", version="0.1.0", lifespan=lifespan, redirect_slashes=False,
@@ -84,7 +92,7 @@ def create_app(settings: Settings | None = None, *, provider: RelationProvider |
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)
     for router in ROUTERS:
         app.include_router(router)
-    mcp = mount_mcp(app, config, lambda: app.state.services)
+    mcp = mount_mcp(app, config, lambda: app.state.shelf)
     install_explorer(app)
     install_docs(app)  # /docs and /redoc from vendored files (api.docs), no CDN
     install_openapi(app, config)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, cast
 
 from fastapi import Depends, Header, Request
 
 from api.admin_key import AdminGuard
+from api.book_deps import book_services, get_shelf
 from api.inputs import parse_chapters
-from api.startup import Startup
 from core.settings import Settings
 from core.validation import checked_question
 
@@ -28,32 +28,39 @@ MAX_BLOCKS = 50
 
 
 async def get_services(request: Request) -> Services:
-    """The services, waited for while they open at start (503 if they could not)."""
-    startup: Startup = request.app.state.startup
-    return await startup.services()
+    """The default book's services, waited for while they open at start (503 if they could
+    not); a route reads the book its request names through `ServicesDep` (`api.book_deps`)."""
+    return (await get_shelf(request)).require_default()
 
 
-ServicesDep = Annotated["Services", Depends(get_services)]
+ServicesDep = Annotated["Services", Depends(book_services)]
+_Services = Annotated[object, Depends(book_services)]
+"""The same dependency as a sub-dependency (FastAPI resolves it once per request); typed
+`object` since `Services` loads after the app serves (see above)."""
 
 
-async def get_settings(request: Request) -> Settings:
-    return (await get_services(request)).settings
+def _of(services: object) -> Services:
+    return cast("Services", services)
 
 
-async def get_corpus(request: Request) -> Corpus:
-    return (await get_services(request)).corpus
+async def get_settings(services: _Services) -> Settings:
+    return _of(services).settings
 
 
-async def get_provider(request: Request) -> RelationProvider:
-    return (await get_services(request)).require_provider()
+async def get_corpus(services: _Services) -> Corpus:
+    return _of(services).corpus
 
 
-async def get_asker(request: Request) -> AskService:
-    return (await get_services(request)).require_asker()
+async def get_provider(services: _Services) -> RelationProvider:
+    return _of(services).require_provider()
 
 
-async def get_directory(request: Request) -> PeopleDirectory:
-    return (await get_services(request)).require_directory()
+async def get_asker(services: _Services) -> AskService:
+    return _of(services).require_asker()
+
+
+async def get_directory(services: _Services) -> PeopleDirectory:
+    return _of(services).require_directory()
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
     from mcp.server.mcpserver import MCPServer
 
-    from api.services import Services
+    from api.shelf import Shelf
 
 MCP_PATH = "/mcp"
 
@@ -76,7 +76,7 @@ async def _refuse(send: Send, status: int, detail: str,
     await send({"type": "http.response.body", "body": body})
 
 
-def build_mcp(services: Callable[[], Services]) -> tuple[MCPServer, ASGIApp]:
+def build_mcp(services: Callable[[], Shelf]) -> tuple[MCPServer, ASGIApp]:
     """A new MCP server over `services` and its streamable-HTTP endpoint (imports the SDK)."""
     from api.mcp_server import build_mcp_server
 
@@ -90,7 +90,7 @@ def build_mcp(services: Callable[[], Services]) -> tuple[MCPServer, ASGIApp]:
 class DeferredMcp:
     """The `/mcp` endpoint: waits for the server that `run` builds and starts in the lifespan."""
 
-    def __init__(self, settings: Settings, services: Callable[[], Services]) -> None:
+    def __init__(self, settings: Settings, services: Callable[[], Shelf]) -> None:
         self.settings, self.services = settings, services
         self._endpoint: ASGIApp | None = None
         self._ready: asyncio.Event | None = None
@@ -129,7 +129,7 @@ class DeferredMcp:
         await self._endpoint(scope, receive, send)
 
 
-def mount_mcp(app: FastAPI, settings: Settings, services: Callable[[], Services]) -> DeferredMcp:
+def mount_mcp(app: FastAPI, settings: Settings, services: Callable[[], Shelf]) -> DeferredMcp:
     """Route `/mcp` to an MCP server over `services`, built and run by `DeferredMcp.run` in the
     app's lifespan."""
     deferred = DeferredMcp(settings, services)

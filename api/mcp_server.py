@@ -23,6 +23,8 @@ from api.models import ChunkView
 from api.routes.chunks import MAX_QUOTE_CHARS, chunk_view
 from api.routes.knowledge import find_person as resolve_person
 from api.services import UNAVAILABLE, Services
+from api.shelf import Shelf
+from core.books import BOOK_PATTERN, for_book, title_of
 from core.errors import KBError, NotFound, ProviderUnavailable
 from kb.answering.answer_models import AskRequest, Citation, PlanView, QuoteCheck, StageNote
 from kb.knowledge.directory import MAX_SUGGESTIONS, NameMatch
@@ -33,10 +35,15 @@ from kb.knowledge.views import Journey, Pair, PathResult, RecordView
 from retrieval.retriever import SearchOptions
 
 INSTRUCTIONS = (
-    "Read-only lookups in a knowledge graph of the novel 水浒传, every record tied to verbatim "
-    "source text. Names may be given in simplified or traditional script, or as aliases, "
-    "nicknames or star names (林冲, 林沖, 豹子头, 天雄星): use find_person when unsure. Quotes "
-    "are verbatim passages of source blocks (ids like ch007_chunk_004); source_block opens one.")
+    "Read-only lookups in knowledge graphs of novels (水浒传 and every book built with kbx "
+    "build), every record tied to verbatim source text. `books` lists the books; every other "
+    "tool takes an optional `book` (default the service's book). Names may be given in "
+    "simplified or traditional script, or as aliases, nicknames or star names (林冲, 林沖, 豹子头, "
+    "天雄星): use find_person when unsure. Quotes are verbatim passages of source blocks (ids "
+    "like ch007_chunk_004); source_block opens one.")
+BookArg = Annotated[str | None, Field(default=None, pattern=BOOK_PATTERN, max_length=40,
+                                      description="the book (see `books`); default the "
+                                                  "service's")]
 
 MAX_EVIDENCE = 20
 log = logging.getLogger(__name__)
@@ -91,110 +98,144 @@ def _tool_error(exc: Exception) -> ToolError:
     return ToolError(str(exc))
 
 
-def build_mcp_server(services: Callable[[], Services]) -> MCPServer:
-    """The server with its eight tools; `services()` is called per call (a reload swaps them)."""
+class BookEntry(BaseModel):
+    name: str
+    title: str
+    default: bool
+
+
+class Books(BaseModel):
+    books: list[BookEntry]
+
+
+def build_mcp_server(shelf: Callable[[], Shelf]) -> MCPServer:
+    """The server with its nine tools; `shelf()` is called per call and gives each book's
+    services (opened on first use, as for the HTTP routes)."""
     server: MCPServer = MCPServer("kbx", instructions=INSTRUCTIONS, version="0.1.0",
                                   log_level="WARNING")
 
-    async def in_pool(work: Callable[[], T]) -> T:
-        """Graph work in the graph pool; every domain error becomes a tool error."""
+    async def on_book(book: str | None, work: Callable[[Services], T]) -> T:
+        """Work on the book's services (held open meanwhile); domain errors become tool
+        errors (an unknown book names the built ones)."""
         try:
-            return await services().graph(work)
+            async with shelf().using(book) as services:
+                return work(services)
         except KBError as exc:
             raise _tool_error(exc) from None
 
-    def person_id(argument: str, name: str) -> str:
+    async def in_pool(book: str | None, work: Callable[[Services], T]) -> T:
+        """Graph work in the book's graph pool; every domain error becomes a tool error."""
+        try:
+            async with shelf().using(book) as services:
+                return await services.graph(lambda: work(services))
+        except KBError as exc:
+            raise _tool_error(exc) from None
+
+    def person_id(services: Services, argument: str, name: str) -> str:
         """Called inside the pool: a miss names the argument and the closest names."""
         try:
-            return resolve_person(services().require_provider(), name).id
+            return resolve_person(services.require_provider(), name).id
         except NotFound as exc:
             raise NotFound(f"{argument}: {exc}", exc.suggestions) from None
 
+    @server.tool(description="The books served: name (what `book` takes), title, and which one "
+                             "a call that names none reads.")
+    def books() -> Books:
+        current = shelf()
+        return Books(books=[BookEntry(name=n, title=title_of(for_book(current.root, n)),
+                                      default=n == current.default) for n in current.built()])
+
     @server.tool(description="People a name, alias, nickname or star name may mean (prefix "
                              "first), with their aliases, group and first chapter.")
-    def find_person(query: Annotated[str, Field(min_length=1, max_length=50)],
-                    limit: Annotated[int, Field(ge=1, le=MAX_SUGGESTIONS)] = 10) -> People:
-        try:
-            return People(matches=services().require_directory().suggest(query, limit))
-        except KBError as exc:
-            raise _tool_error(exc) from None
+    async def find_person(query: Annotated[str, Field(min_length=1, max_length=50)],
+                          limit: Annotated[int, Field(ge=1, le=MAX_SUGGESTIONS)] = 10,
+                          book: BookArg = None) -> People:
+        return await on_book(book, lambda services: People(
+            matches=services.require_directory().suggest(query, limit)))
 
     @server.tool(description="What connects two people: relations both ways (with types, "
                              "chapters and quotes) and shared events in book order.")
     async def pair(a: Annotated[str, Field(min_length=1, max_length=100)],
-                   b: Annotated[str, Field(min_length=1, max_length=100)]) -> Pair:
-        def work() -> Pair:
-            provider = services().require_provider()
+                   b: Annotated[str, Field(min_length=1, max_length=100)],
+                   book: BookArg = None) -> Pair:
+        def work(services: Services) -> Pair:
+            provider = services.require_provider()
             try:
                 return provider.pair(*pair_ids(provider, a, b))
             except NotFound:
-                person_id("a", a), person_id("b", b)  # the error names its argument
+                person_id(services, "a", a), person_id(services, "b", b)  # names its argument
                 raise
 
-        return await in_pool(work)
+        return await in_pool(book, work)
 
     @server.tool(description="A person's story as stages in book order, each with chapters, "
                              "events, states and source quotes.")
-    async def journey(person: Annotated[str, Field(min_length=1, max_length=100)]) -> Journey:
-        return await in_pool(lambda: journey_of(services().require_provider(),
-                                                person_id("person", person)))
+    async def journey(person: Annotated[str, Field(min_length=1, max_length=100)],
+                      book: BookArg = None) -> Journey:
+        return await in_pool(book, lambda services: journey_of(
+            services.require_provider(), person_id(services, "person", person)))
 
     @server.tool(description="The shortest chain of relations between two people.")
     async def path(a: Annotated[str, Field(min_length=1, max_length=100)],
                    b: Annotated[str, Field(min_length=1, max_length=100)],
-                   max_hops: Annotated[int, Field(ge=1, le=MAX_HOPS)] = MAX_HOPS) -> PathResult:
-        return await in_pool(lambda: services().require_provider().path(
-            person_id("a", a), person_id("b", b), max_hops))
+                   max_hops: Annotated[int, Field(ge=1, le=MAX_HOPS)] = MAX_HOPS,
+                   book: BookArg = None) -> PathResult:
+        return await in_pool(book, lambda services: services.require_provider().path(
+            person_id(services, "a", a), person_id(services, "b", b), max_hops))
 
     @server.tool(description="Any record (person, event, relation, state, chapter) by id, with "
                              "its linked records and sources.")
-    async def record(record_id: Annotated[str, Field(min_length=1, max_length=200)]
-                     ) -> RecordView:
-        return await in_pool(lambda: services().require_provider().record(record_id))
+    async def record(record_id: Annotated[str, Field(min_length=1, max_length=200)],
+                     book: BookArg = None) -> RecordView:
+        return await in_pool(book, lambda services: services.require_provider().record(
+            record_id))
 
     @server.tool(description="One source block's original text, chapter and neighbours; with a "
                              "quote, where it lies in the text (empty highlights: not there).")
-    def source_block(chunk_id: Annotated[str, Field(min_length=1, max_length=100)],
-                     quote: Annotated[str | None, Field(max_length=MAX_QUOTE_CHARS)] = None
-                     ) -> ChunkView:
-        try:
-            return chunk_view(services().corpus, chunk_id, quote)
-        except KBError as exc:
-            raise _tool_error(exc) from None
+    async def source_block(chunk_id: Annotated[str, Field(min_length=1, max_length=100)],
+                           quote: Annotated[str | None, Field(max_length=MAX_QUOTE_CHARS)] = None,
+                           book: BookArg = None) -> ChunkView:
+        return await on_book(book, lambda services: chunk_view(services.corpus, chunk_id, quote))
 
     @server.tool(description="The source blocks that best match a question (two BM25 channels "
                              "fused by RRF), with each channel's rank, score and matched terms.")
-    def search_evidence(question: Annotated[str, Field(min_length=1, max_length=500)],
-                        max_blocks: Annotated[int, Field(ge=1, le=MAX_EVIDENCE)] = 5) -> Evidence:
-        current = services()
-        settings = current.settings
-        if len(question) > settings.max_question_chars:
-            raise ToolError(f"question: longer than {settings.max_question_chars} characters")
-        options = SearchOptions(budget=settings.budget, max_blocks=max_blocks, rrf_k=settings.rrf_k)
-        trace = current.corpus.retriever.search(question, options)
-        packed = set(trace.packed)
-        hits = []
-        for candidate in trace.candidates:
-            block = current.corpus.block(candidate.chunk_id)
-            if candidate.chunk_id in packed and block is not None:
-                hits.append(EvidenceHit(
-                    chunk_id=candidate.chunk_id, chapter=candidate.chapter,
-                    fused_rank=candidate.fused_rank, fused_score=candidate.fused_score,
-                    channels={name: EvidenceChannel(rank=hit.rank, score=hit.score,
-                                                    matched_terms=hit.matched_terms)
-                              for name, hit in candidate.channels.items()},
-                    text=block.display_text))
-        return Evidence(question=question, terms=trace.query.known_terms, hits=hits)
+    async def search_evidence(question: Annotated[str, Field(min_length=1, max_length=500)],
+                              max_blocks: Annotated[int, Field(ge=1, le=MAX_EVIDENCE)] = 5,
+                              book: BookArg = None) -> Evidence:
+        return await on_book(book, lambda services: evidence(services, question, max_blocks))
 
     @server.tool(description="Answer a question about the novel from the knowledge graph and the "
                              "source text: the answer, its citations and a check of every quote.")
     async def ask(question: Annotated[str, Field(min_length=1, max_length=500)],
-                  session_id: Annotated[str | None, Field(max_length=100)] = None) -> Answer:
+                  session_id: Annotated[str | None, Field(max_length=100)] = None,
+                  book: BookArg = None) -> Answer:
         request = AskRequest(question=question, session_id=session_id)
-        response = await in_pool(lambda: services().ask(request))
+        response = await in_pool(book, lambda services: services.require_asker().ask(request))
         return Answer(status=response.status, answer=response.answer, reason=response.reason,
                       mode=response.mode, session_id=response.session_id, plan=response.plan,
                       citations=response.citations, quotes=response.quotes,
                       stages=response.stages)
 
     return server
+
+
+def evidence(current: Services, question: str, max_blocks: int) -> Evidence:
+    """The packed blocks of the lexical search, with each channel's rank and terms."""
+    settings = current.settings
+    if len(question) > settings.max_question_chars:
+        raise ToolError(f"question: longer than {settings.max_question_chars} characters")
+    options = SearchOptions(budget=settings.budget, max_blocks=max_blocks, rrf_k=settings.rrf_k)
+    trace = current.corpus.retriever.search(question, options)
+    packed = set(trace.packed)
+    hits = []
+    for candidate in trace.candidates:
+        block = current.corpus.block(candidate.chunk_id)
+        if candidate.chunk_id in packed and block is not None:
+            hits.append(EvidenceHit(
+                chunk_id=candidate.chunk_id, chapter=candidate.chapter,
+                fused_rank=candidate.fused_rank, fused_score=candidate.fused_score,
+                channels={name: EvidenceChannel(rank=hit.rank, score=hit.score,
+                                                matched_terms=hit.matched_terms)
+                          for name, hit in candidate.channels.items()},
+                text=block.display_text))
+    return Evidence(question=question, terms=trace.query.known_terms, hits=hits)

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, field_validator
 
 from api.inputs import MAX_ID, MAX_TEXT, NAME_PATTERN, TEXT_PATTERN
+from core.books import BOOK_PATTERN
 from kb.answering.answer_models import AskRequest
 from kb.knowledge.views import EventView, LoadReport, Neighbor, PersonView, StateView, Stats
 
@@ -25,6 +26,9 @@ class AskBody(AskRequest):
                                description="evidence token budget")
     max_blocks: int | None = Field(default=None, ge=1, le=50)
     knowledge_budget: int | None = Field(default=None, ge=0, le=20000)
+    book: str | None = Field(default=None, pattern=BOOK_PATTERN, max_length=40,
+                             description="the book to ask (`GET /books`); default the query's "
+                                         "`book`, else the service's book")
 
     @field_validator("budget", "max_blocks", "knowledge_budget", mode="before")
     @classmethod

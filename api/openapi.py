@@ -30,6 +30,20 @@ def _drop_unused(doc: dict[str, Any]) -> None:
         schemas.pop("ValidationError", None)
 
 
+UNKNOWN_BOOK = {"description": "unknown book (`suggestions` lists the built ones), id or name",
+                "content": {"application/json": {
+                    "schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
+
+
+def _document_unknown_book(doc: dict[str, Any]) -> None:
+    """Every route that takes a book may answer 404 for a book never built."""
+    for operations in doc.get("paths", {}).values():
+        for operation in operations.values():
+            takes_book = any(p.get("name") == "book" for p in operation.get("parameters", []))
+            if takes_book:
+                operation.setdefault("responses", {}).setdefault("404", UNKNOWN_BOOK)
+
+
 def install_openapi(app: FastAPI, settings: Settings) -> None:
     def document() -> dict[str, Any]:
         if app.openapi_schema:
@@ -49,6 +63,7 @@ def install_openapi(app: FastAPI, settings: Settings) -> None:
             target = next((s for s in chapters.get("anyOf", []) if s.get("type") == "string"),
                           chapters)
             target["pattern"] = chapters_pattern(services.corpus.chapters)
+        _document_unknown_book(doc)
         _drop_unused(doc)
         app.openapi_schema = doc
         return doc

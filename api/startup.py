@@ -15,11 +15,9 @@ import concurrent.futures
 import logging
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Generic, TypeVar
 
-if TYPE_CHECKING:  # the services' code loads in the thread, not before the app serves
-    from api.services import Services
-
+T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 LOADING = ["corpus", "store", "answers"]
@@ -30,12 +28,13 @@ class StartFailed(Exception):
     """The services could not be opened (a bad corpus or bundle): 503, the log has the cause."""
 
 
-class Startup:
-    """Opens the services once, in a thread of its own; routes await `services()`."""
+class Startup(Generic[T]):
+    """Opens the services once, in a thread of its own; routes await `services()`. (The app's
+    are a `Shelf` of books whose default book opens at start.)"""
 
-    def __init__(self, open_services: Callable[[], Services]) -> None:
+    def __init__(self, open_services: Callable[[], T]) -> None:
         self._open = open_services
-        self._future: concurrent.futures.Future[Services] = concurrent.futures.Future()
+        self._future: concurrent.futures.Future[T] = concurrent.futures.Future()
         self._future.set_running_or_notify_cancel()  # a request that goes away cancels nothing
         self._thread = threading.Thread(target=self._run, name="kbx-start", daemon=True)
 
@@ -52,7 +51,7 @@ class Startup:
         self._future.set_result(services)
 
     @property
-    def ready(self) -> Services | None:
+    def ready(self) -> T | None:
         """The services once open (None while loading, or when the start failed)."""
         future = self._future
         return future.result() if future.done() and future.exception() is None else None
@@ -61,7 +60,7 @@ class Startup:
     def failed(self) -> bool:
         return self._future.done() and self._future.exception() is not None
 
-    async def services(self) -> Services:
+    async def services(self) -> T:
         """The services, waiting for them while they open; StartFailed if they could not."""
         ready = self.ready
         if ready is not None:
@@ -72,7 +71,7 @@ class Startup:
             raise StartFailed("the service could not start (the service log has the cause)"
                               ) from exc
 
-    def finish(self) -> Services | None:
+    def finish(self) -> T | None:
         """Wait for the start to end (at shutdown): the services to close, or None."""
         self._thread.join()
         return self.ready

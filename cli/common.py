@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar, cast
 
 import typer
 from typer.core import TyperGroup
@@ -115,6 +115,18 @@ def settings(**overrides: Any) -> Settings:
     from core.settings import Settings
 
     return Settings(**{k: v for k, v in overrides.items() if v is not None})
+
+
+BookOpt = Annotated[str | None, typer.Option(
+    "--book", help="the book to read (default KBX_BOOK, else shuihu; `kbx books` lists them)")]
+
+
+def book_settings(book: str | None = None, **overrides: Any) -> Settings:
+    """The settings of one book (`core.books.for_book`): its corpus, bundle and store; an
+    unknown book is an error naming the built ones (exit 2)."""
+    from core.books import for_book
+
+    return for_book(settings(**overrides), book)
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:

@@ -8,13 +8,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cli.common import (
+    BookOpt,
+    book_settings,
     chapters_option,
     console,
     handle_errors,
     load_corpus_for,
     print_json,
     rich_console,
-    settings,
 )
 from core.errors import ConfigError
 from retrieval.packing import Policy
@@ -96,6 +97,7 @@ def eval_command(
     answers: Annotated[bool, typer.Option(
         "--answers", help="ask every question offline and check the answer holds its `expect` "
                           "strings (answers_dev.jsonl); refusals are counted")] = False,
+    book: BookOpt = None,
 ) -> None:
     """Evaluate retrieval on a question file: hit@k, MRR, context coverage, irrelevant share;
     with `--answers`, the answers themselves."""
@@ -106,7 +108,7 @@ def eval_command(
 
     if strategy not in EVAL_STRATEGIES:
         raise ConfigError(f"--strategy must be one of {', '.join(EVAL_STRATEGIES)}")
-    cfg = settings()
+    cfg = book_settings(book)
     corpus = load_corpus_for(cfg)
     if answers:
         run_answer_eval(questions, corpus, cfg, json_out)

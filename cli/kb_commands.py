@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
 import typer
 
 from cli.common import (
+    BookOpt,
+    book_settings,
     collector_paused,
     console,
     err_console,
     fail,
     handle_errors,
     print_json,
-    settings,
 )
 from cli.manifest_commands import manifest_command
 from core.errors import NotFound
@@ -64,11 +65,13 @@ def kb_errors(func: Callable[P, R]) -> Callable[P, R]:
 
 
 @contextlib.contextmanager
-def session(provider: str | None, bundle: Path | None = None) -> Iterator[RelationProvider]:
-    """An open provider; a memory provider gets the bundle loaded first. Always closed."""
+def session(provider: str | None, bundle: Path | None = None,
+            book: str | None = None) -> Iterator[RelationProvider]:
+    """An open provider of the book's graph; a memory provider gets the bundle loaded first.
+    Always closed."""
     from providers.factory import open_provider
 
-    cfg = settings(provider=provider)
+    cfg = book_settings(book, provider=provider)
     store = open_provider(cfg, start_now=True, linger=True)
     try:
         if cfg.provider == "memory":
@@ -89,12 +92,12 @@ def _quote(sources: list[SourceView], limit: int = 48) -> str:
 
 
 def load_command(provider: ProviderOpt = None, bundle: BundleOpt = None,
-                 json_out: JsonOpt = False) -> None:
+                 json_out: JsonOpt = False, book: BookOpt = None) -> None:
     """Validate the bundle against the corpus and load it into the store (atomically)."""
     from kb.knowledge.loading import load_active_bundle
     from providers.factory import open_provider
 
-    cfg = settings(provider=provider)
+    cfg = book_settings(book, provider=provider)
     directory = bundle or cfg.active_bundle_dir()
     knowledge = load_active_bundle(cfg, directory=directory)
     store = open_provider(cfg)
@@ -114,9 +117,9 @@ def load_command(provider: ProviderOpt = None, bundle: BundleOpt = None,
 
 
 def stats_command(provider: ProviderOpt = None, bundle: BundleOpt = None,
-                  json_out: JsonOpt = False) -> None:
+                  json_out: JsonOpt = False, book: BookOpt = None) -> None:
     """Record counts of the loaded knowledge base."""
-    with session(provider, bundle) as store:
+    with session(provider, bundle, book) as store:
         stats = store.stats()
     if json_out:
         print_json(stats)
@@ -138,13 +141,13 @@ def _print_stats(stats: Stats) -> None:
 
 
 def people_command(provider: ProviderOpt = None, bundle: BundleOpt = None,
-                   json_out: JsonOpt = False) -> None:
+                   json_out: JsonOpt = False, book: BookOpt = None) -> None:
     """Everyone in the knowledge base, by first chapter."""
     from rich.table import Table
 
     from kb.knowledge.views import PersonView
 
-    with session(provider, bundle) as store:
+    with session(provider, bundle, book) as store:
         people = store.people()
     if json_out:
         print_json([PersonView.of(p) for p in people])
@@ -162,12 +165,12 @@ AllOpt = Annotated[bool, typer.Option("--all", help="list every shared event, no
 
 
 def pair_command(a: NameArg, b: NameArg, provider: ProviderOpt = None,
-                 bundle: BundleOpt = None, json_out: JsonOpt = False,
+                 bundle: BundleOpt = None, json_out: JsonOpt = False, book: BookOpt = None,
                  show_all: AllOpt = False) -> None:
     """How two people met, what they are to each other and the shared events that matter."""
     from kb.knowledge.names import pair_ids
 
-    with session(provider, bundle) as store:
+    with session(provider, bundle, book) as store:
         result = store.pair(*pair_ids(store, a, b))
     if json_out:
         print_json(result)
@@ -206,9 +209,9 @@ def _print_pair(pair: Pair, show_all: bool = False) -> None:
 
 def record_command(record_id: Annotated[str, typer.Argument(help="e.g. ev_ch009_001")],
                    provider: ProviderOpt = None, bundle: BundleOpt = None,
-                   json_out: JsonOpt = False) -> None:
+                   json_out: JsonOpt = False, book: BookOpt = None) -> None:
     """One record with its linked records and its sources."""
-    with session(provider, bundle) as store:
+    with session(provider, bundle, book) as store:
         view = store.record(record_id)
     if json_out:
         print_json(view)
@@ -235,9 +238,9 @@ def _print_record(view: RecordView) -> None:
 
 
 def journey_command(name: NameArg, provider: ProviderOpt = None, bundle: BundleOpt = None,
-                    json_out: JsonOpt = False) -> None:
+                    json_out: JsonOpt = False, book: BookOpt = None) -> None:
     """A person's story in stages, in book order, each with its quotes."""
-    with session(provider, bundle) as store:
+    with session(provider, bundle, book) as store:
         journey = store.journey(store.person_id(name))
     if json_out:
         print_json(journey)
@@ -262,11 +265,11 @@ def _print_journey(journey: Journey) -> None:
 def path_command(a: NameArg, b: NameArg, max_hops: Annotated[int, typer.Option(
                      "--max-hops", min=1, max=MAX_HOPS)] = MAX_HOPS,
                  provider: ProviderOpt = None, bundle: BundleOpt = None,
-                 json_out: JsonOpt = False) -> None:
+                 json_out: JsonOpt = False, book: BookOpt = None) -> None:
     """How two people are linked through others (shortest chain of relations)."""
     from core.validation import two_people
 
-    with session(provider, bundle) as store:
+    with session(provider, bundle, book) as store:
         a_id, b_id = store.person_id(a), store.person_id(b)
         two_people(a_id, b_id, "path")  # as `kbx pair A A` and the API refuse them
         result = store.path(a_id, b_id, max_hops)
@@ -294,7 +297,7 @@ def _print_path(result: PathResult) -> None:
 def bench_kb_command(samples: Annotated[int, typer.Option("--samples", min=10)] = 2000,
                      runs: Annotated[int, typer.Option("--runs", min=1, max=10,
                                                        help="timing rounds")] = 3,
-                     bundle: BundleOpt = None, json_out: JsonOpt = False) -> None:
+                     bundle: BundleOpt = None, json_out: JsonOpt = False, book: BookOpt = None) -> None:
     """Load time; pair (by id and by name), journey (everyone; the hubs apart) and path latency
     (p50 / p99): FalkorDB and networkx side by side, one column per timing round."""
     from rich.table import Table
@@ -304,7 +307,7 @@ def bench_kb_command(samples: Annotated[int, typer.Option("--samples", min=10)] 
     from providers.factory import open_provider
     from providers.falkordb_provider import FalkorDBProvider
 
-    cfg = settings()
+    cfg = book_settings(book)
     knowledge = load_active_bundle(cfg, directory=bundle)
     memory = open_provider(cfg, "memory")
     falkor = open_provider(cfg, "falkordb", graph=f"kbx:{cfg.corpus_name}:bench")
@@ -343,7 +346,7 @@ JourneysOpt = Annotated[Path | None, typer.Option("--journeys",
 
 def eval_command(pairs: PairsOpt = None, journeys: JourneysOpt = None,
                  provider: ProviderOpt = None, bundle: BundleOpt = None,
-                 json_out: JsonOpt = False) -> None:
+                 json_out: JsonOpt = False, book: BookOpt = None) -> None:
     """Pairs right (relation, where it begins, a shared event) and journeys' key-stage recall,
     against a reader's expectations (rules in kb/knowledge/evaluation.py)."""
     from rich.table import Table
@@ -361,7 +364,7 @@ def eval_command(pairs: PairsOpt = None, journeys: JourneysOpt = None,
         read_cases,
     )
     from kb.knowledge.names import pair_ids
-    cfg = settings(provider=provider)
+    cfg = book_settings(book, provider=provider)
     locator = QuoteLocator(chunk_corpus(read_corpus(cfg.corpus), cfg.chunk_size))
 
     def block_of(chapter: int, quote: str) -> str | None:
@@ -372,7 +375,7 @@ def eval_command(pairs: PairsOpt = None, journeys: JourneysOpt = None,
 
     pair_cases = read_cases(pairs, PairCase) if pairs else []
     journey_cases = read_cases(journeys, JourneyCase) if journeys else []
-    with session(provider, bundle) as store:
+    with session(provider, bundle, book) as store:
         def verdict(case: PairCase) -> PairVerdict:
             try:
                 pair = store.pair(*pair_ids(store, case.a, case.b))

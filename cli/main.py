@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cli.common import (
+    BookOpt,
     OneLineErrors,
+    book_settings,
     chapters_option,
     configure_logging,
     console,
@@ -131,14 +133,15 @@ def search(question: Annotated[str, typer.Argument(help="the question, either sc
            policy: PolicyOpt = Policy.STOP,
            explain: Annotated[bool, typer.Option("--explain", help="term-by-term BM25")] = False,
            top: Annotated[int, typer.Option("--top", min=1, help="rows to show")] = 15,
-           json_out: JsonOpt = False) -> None:
+           json_out: JsonOpt = False, book: BookOpt = None) -> None:
     """Rank source blocks for a question and show why each was found, ranked and packed."""
     from retrieval.retriever import STRATEGIES
 
     if strategy not in STRATEGIES:
         raise ValueError(f"--strategy must be one of {', '.join(STRATEGIES)}")
-    question = checked_question(question, settings().max_question_chars)
-    corpus = load_corpus_for(settings())
+    cfg = book_settings(book)
+    question = checked_question(question, cfg.max_question_chars)
+    corpus = load_corpus_for(cfg)
     retriever = corpus.retriever.subset(chapters_option(chapters, corpus.chapters))
     trace = retriever.search(question, _options(strategy, budget, max_blocks, policy, explain))
     if json_out:
@@ -189,9 +192,9 @@ def _print_trace(trace: SearchTrace, corpus: Corpus, top: int, explain: bool) ->
 @app.command()
 @handle_errors
 def chunk(chunk_id: Annotated[str, typer.Argument(help="e.g. ch007_chunk_004")],
-          json_out: JsonOpt = False) -> None:
+          json_out: JsonOpt = False, book: BookOpt = None) -> None:
     """Show one source block with its chapter, offsets and text."""
-    corpus = load_corpus_for(settings())
+    corpus = load_corpus_for(book_settings(book))
     block = corpus.block(chunk_id)
     if block is None:
         import difflib
@@ -227,3 +230,6 @@ _mcp_commands.register(app)
 from cli import status_commands as _status_commands  # noqa: E402
 
 _status_commands.register(app)
+from cli import build_commands as _build_commands  # noqa: E402
+
+_build_commands.register(app)

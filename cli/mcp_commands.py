@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from cli.common import handle_errors, settings
+from cli.common import BookOpt, book_settings, handle_errors, settings
 
 
 def register(app: typer.Typer) -> None:
@@ -16,13 +16,17 @@ def register(app: typer.Typer) -> None:
 
 
 @handle_errors
-def mcp_command() -> None:
-    """Serve the read-only MCP tools over stdio (settings from the environment)."""
+def mcp_command(book: BookOpt = None) -> None:
+    """Serve the read-only MCP tools over stdio for every built book (`book` in each tool; the
+    default is `--book`, else KBX_BOOK, else shuihu; settings from the environment)."""
     from api.mcp_server import build_mcp_server
     from api.services import open_services
+    from api.shelf import Shelf
 
-    services = open_services(settings())
+    default = book_settings(book)  # an unknown book fails here, before any message is read
+    shelf = Shelf(settings(book=book), open_services)
+    shelf.open_default(open_services(default))
     try:
-        build_mcp_server(lambda: services).run("stdio")
+        build_mcp_server(lambda: shelf).run("stdio")
     finally:
-        services.close()
+        shelf.close()

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cli.common import (
+    BookOpt,
+    book_settings,
     collector_paused,
     console,
     err_console,
@@ -48,12 +50,13 @@ def ask_command(
     session: Annotated[str | None, typer.Option("--session", help="continue this session")] = None,
     budget: Annotated[int | None, typer.Option("--budget", help="evidence token budget")] = None,
     max_blocks: Annotated[int | None, typer.Option("--max-blocks", help="block limit")] = None,
+    book: BookOpt = None,
 ) -> None:
     """Answer a question with citations and checked quotes (`--json`: the POST /ask object)."""
     from core.validation import checked_name, checked_question
     from kb.answering.answer_models import AskRequest
 
-    cfg = settings()
+    cfg = book_settings(book)
     checked_question(question, cfg.max_question_chars)  # as the API checks it, same words
     if session is not None:
         checked_name(session, "--session")
@@ -142,11 +145,17 @@ def serve_command(
     ] = None,
     access_log: Annotated[bool, typer.Option("--access-log/--no-access-log",
                                              help="one JSON line per request")] = True,
+    book: Annotated[str | None, typer.Option(
+        "--book", help="the book a request that names none reads (default KBX_BOOK, else "
+                       "shuihu); every built book is served")] = None,
 ) -> None:
     """Serve the HTTP API (uvicorn over the app factory; settings from the environment)."""
     import uvicorn
 
-    cfg = settings()
+    cfg = settings(book=book)
+    book_settings(book)  # an unknown book fails here, before the port opens
+    if book is not None:
+        os.environ["KBX_BOOK"] = book  # the workers read their settings from the environment
     count = worker_count(cfg.workers if workers is None else workers)
     err_console.print(f"serving http://{host}:{port} (docs at /docs) with {count} "
                       f"worker{'s' if count > 1 else ''}; Ctrl-C stops", highlight=False)
@@ -196,9 +205,10 @@ def bench_ask_command(
     questions: Annotated[list[Path] | None, typer.Option(
         "--questions", help="question files (default: eval/questions/*.jsonl)")] = None,
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="runs over the set")] = 3,
+    book: BookOpt = None,
 ) -> None:
     """Offline POST /ask latency (no LLM) on the whole book: p50 / p99 over the question set."""
-    cfg = settings().model_copy(update={"openai_api_key": None, "openai_base_url": None})
+    cfg = book_settings(book).model_copy(update={"openai_api_key": None, "openai_base_url": None})
     report = run_ask_benchmark(cfg, load_question_texts(questions or sorted(QUESTIONS_DIR.glob(
         "*.jsonl"))), repeat)
     if json_out:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cli.common import console, handle_errors, print_json, settings
+from cli.common import BookOpt, book_settings, console, handle_errors, print_json
 
 if TYPE_CHECKING:  # the store's clients load when the command runs, not at `kbx` start
     from core.settings import Settings
@@ -33,13 +33,13 @@ def store_status(cfg: Settings) -> dict[str, Any]:
 
 
 @handle_errors
-def status_command(json_out: Annotated[bool, typer.Option("--json", help="print JSON")] = False
-                   ) -> None:
+def status_command(json_out: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+                   book: BookOpt = None) -> None:
     """The graph store: embedded (pid, port, users) or FALKORDB_URL, its graphs, the staging
     graphs interrupted loads left, the append-only file's size."""
     from rich.table import Table
 
-    report = store_status(settings())
+    report = store_status(book_settings(book))
     if json_out:
         print_json(report)
         return

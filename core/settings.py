@@ -12,6 +12,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = REPO_ROOT.parent / "shared" / "corpus" / "shuihu" / "zh-hant"
 DEFAULT_BUNDLE = REPO_ROOT / "kb" / "data" / "shuihu"
+DEFAULT_BOOK = "shuihu"
+"""The book read when none is named (`KBX_BOOK`): the bundled corpus with its curated bundle."""
 GATE_FILE = "gate.json"
 """Written by `kbx extract` inside the merged bundle: the precision gate and the fingerprint of
 the curated bundle it was built from (`extract.gate`)."""
@@ -44,7 +46,11 @@ class Settings(BaseSettings):
 
     data_dir: Path = Field(default=Path("var"), description="where blocks, indexes and the store live")
     corpus: Path = Field(default=DEFAULT_CORPUS, description="chapter directory or one text file")
-    corpus_name: str = Field(default="shuihu", description="names the graph and the data files")
+    corpus_name: str = Field(default=DEFAULT_BOOK, description="names the graph and the data files "
+                                                            "of the configured corpus")
+    book: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9_-]{0,39}$",
+                             description="the book read when none is named (KBX_BOOK); default "
+                                         "the configured corpus (corpus_name)")
     bundle: Path = Field(default=DEFAULT_BUNDLE, description="curated knowledge bundle directory")
     chunk_size: int = Field(default=CURATED_CHUNK_SIZE, ge=100, le=5000,
                             description="target block length")
@@ -58,6 +64,15 @@ class Settings(BaseSettings):
 
     provider: str = Field(default="falkordb", pattern="^(falkordb|memory)$")
     falkordb_url: str | None = Field(default=None, validation_alias="FALKORDB_URL")
+    store_dir: Path | None = Field(
+        default=None, description="the embedded FalkorDB's directory; default <data_dir>/falkordb "
+                                  "(a built book has its own, see core.books)")
+    books_open: int = Field(default=4, ge=1, le=64,
+                            description="books the service holds open at once (least recently "
+                                        "used closed first)")
+    book_idle: float = Field(default=300.0, ge=0, le=86_400,
+                             description="seconds a book the service opened stays open unused "
+                                         "(the default book stays open)")
     falkordb_port: int = Field(default=0, ge=0, le=65535, description="0 picks a free port")
     falkordb_linger: float = Field(
         default=5.0, ge=0, le=3600,
@@ -102,6 +117,11 @@ class Settings(BaseSettings):
 
     def resolved_data_dir(self) -> Path:
         return self.data_dir if self.data_dir.is_absolute() else Path.cwd() / self.data_dir
+
+    def store_directory(self) -> Path:
+        """The embedded FalkorDB's directory for this book (`core.books.for_book`)."""
+        directory = self.store_dir or Path("falkordb")
+        return directory if directory.is_absolute() else self.resolved_data_dir() / directory
 
     def corpus_dir(self) -> Path:
         """Everything built from one corpus: `blocks/`, `extracted/`, `bundle/`, caches."""

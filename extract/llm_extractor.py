@@ -33,15 +33,16 @@ from ingest.chunking import Block
 from kb.knowledge.models import Event, Participant, Person, Relation, SourceRef, State
 
 log = logging.getLogger(__name__)
-PROMPT_VERSION = "block-v2"
-"""v2: the schema's field descriptions name no character of the novel (the corpus is swappable)."""
+PROMPT_VERSION = "block-v3"
+"""v2: the schema's field descriptions name no character of the novel (the corpus is swappable);
+v3: the prompt names no script (a book may be written in simplified or traditional characters)."""
 MAX_LLM_QUOTE = 120
 EVENTS_PER_BLOCK = 10
 SYSTEM_PROMPT = """你是{book}的知识抽取助手。
-阅读用户给出的一段原文（繁体），找出其中的人物、事件、人物关系和人物状态。
+阅读用户给出的一段原文，找出其中的人物、事件、人物关系和人物状态。
 规则：
 1. 只写原文明确说到的内容，不要根据别处的情节补充。
-2. 每条记录的 quote 必须逐字摘自这段原文（繁体原文，不改字，不超过60字），关系的 quote 要同时出现两个人。
+2. 每条记录的 quote 必须逐字摘自这段原文（照原文的字形，不改字，不超过60字），关系的 quote 要同时出现两个人。
 3. 人名用原文中最常用的全名，不用代词或绰号。
 4. 关系类型只能用 schema 中列出的英文键。
 只回答一个 JSON 对象，格式如下 JSON Schema：

@@ -25,7 +25,7 @@ def graph_name(settings: Settings) -> str:
 def embedded_server(settings: Settings, linger: bool = False) -> EmbeddedServer:
     from providers.embedded import EmbeddedServer
 
-    return EmbeddedServer(settings.resolved_data_dir() / "falkordb", port=settings.falkordb_port,
+    return EmbeddedServer(settings.store_directory(), port=settings.falkordb_port,
                           query_timeout_ms=int(settings.graph_timeout * 1000),
                           max_query_timeout_ms=int(settings.graph_write_timeout * 1000),
                           idle_grace=settings.falkordb_linger if linger else 1.0, linger=linger)

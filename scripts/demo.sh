@@ -90,4 +90,4 @@ print(f"\nservice running at {base} (pid {pid}; docs: {base}/docs, MCP: {base}/m
       "stop it with `make stop`")
 PYEOF
 echo
-echo "explorer: http://127.0.0.1:${PORT}/  (open it in a browser: it starts on 林冲's neighbourhood)"
+echo "explorer: http://127.0.0.1:${PORT}/  (open it in a browser: it starts on the book's most connected person; the selector switches books)"

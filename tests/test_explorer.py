@@ -92,10 +92,19 @@ def test_the_page_and_its_files_come_from_this_origin_only(explorer: Explorer) -
 
 # --- the person view --------------------------------------------------------------------------
 
-def test_the_page_opens_on_the_lin_chong_neighbourhood(page: Page, explorer: Explorer,
-                                                       screenshots: Path) -> None:
+def test_the_page_opens_on_the_books_most_connected_person(page: Page, explorer: Explorer,
+                                                          screenshots: Path) -> None:
+    hub = httpx.get(f"{explorer.url}/books/{explorer.settings.corpus_name}").json()["hubs"][0]
+    assert hub["name"] == "宋江"  # the most relations of the curated bundle
     visit(page, explorer, "")
-    assert unquote(page.evaluate("location.hash")) == "#/person/林冲"
+    assert unquote(page.evaluate("location.hash")) == f"#/person/{hub['name']}"
+    assert page.evaluate("window.kbx.graph().$('node.center').data('label')") == hub["name"]
+    expect(page.locator("#brand")).to_have_text("kbx · 水浒传")
+    assert page.title().endswith("水浒传 · kbx")
+
+
+def test_the_lin_chong_neighbourhood(page: Page, explorer: Explorer, screenshots: Path) -> None:
+    visit(page, explorer, f"#/person/{quote('林冲')}")
     assert page.evaluate("window.kbx.graph().$('node.center').data('label')") == "林冲"
     assert {"鲁智深", "高俅"} <= set(labels(page))
     expect(page.locator("#panel h3").first).to_contain_text("林冲")
@@ -386,3 +395,34 @@ def test_first_paint_of_the_densest_neighbourhood_is_recorded(page: Page, explor
     (screenshots / "timings.json").write_text(json.dumps(timings, indent=2), encoding="utf-8")
     print(f"\nfirst graph paint of 宋江: {timings['firstGraphPaint']:.0f} ms after navigation")
     assert timings["firstGraphPaint"] > 0
+
+
+# --- books ------------------------------------------------------------------------------------
+
+def test_the_selector_switches_books_and_the_url_holds_the_book(
+        page: Page, explorer: Explorer, tmp_path: Path, screenshots: Path) -> None:
+    from books_support import build, few_chapters
+
+    build(explorer.settings.resolved_data_dir(), "sanguo-few", few_chapters(tmp_path / "t", 3),
+          "--title", "三国演义", falkordb_url=explorer.settings.falkordb_url)
+    visit(page, explorer, f"#/person/{quote('林冲')}")
+    select = page.locator("#book")
+    expect(select).to_be_visible()
+    assert set(select.locator("option").evaluate_all("os => os.map(o => o.value)")) == {
+        explorer.settings.corpus_name, "sanguo-few"}
+    select.select_option("sanguo-few")
+    page.wait_for_url("**/?book=sanguo-few#/person/*")
+    settled(page)
+    expect(page.locator("#brand")).to_have_text("kbx · 三国演义")
+    hub = httpx.get(f"{explorer.url}/books/sanguo-few").json()["hubs"][0]["name"]
+    assert page.evaluate("window.kbx.graph().$('node.center').data('label')") == hub
+    page.locator("#search").press_sequentially("关羽", delay=20)
+    page.locator("#search").press("Enter")
+    settled(page)
+    assert page.evaluate("window.kbx.graph().$('node.center').data('label')") == "关羽"
+    shot(page, screenshots, "book-sanguo-few")
+    page.reload()  # the URL alone says which book
+    settled(page)
+    assert page.evaluate("window.kbx.graph().$('node.center').data('label')") == "关羽"
+    page.goto(f"{explorer.url}/?book=nope")
+    expect(page.locator("#error")).to_contain_text("nope")

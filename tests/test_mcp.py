@@ -27,12 +27,13 @@ from mcp.client.streamable_http import streamable_http_client
 from api.app import create_app
 from api.mcp_server import build_mcp_server
 from api.services import Services, open_services
+from api.shelf import Shelf, _Open
 from core.settings import Settings
 from retrieval.corpus import Corpus
 
 pytest_plugins = ["api_fixtures"]
 
-TOOLS = {"find_person", "pair", "journey", "path", "record", "source_block", "search_evidence",
+TOOLS = {"books", "find_person", "pair", "journey", "path", "record", "source_block", "search_evidence",
          "ask"}
 API_KEY = "mcp-test-key-4711"
 
@@ -58,6 +59,12 @@ def services(tmp_path_factory: pytest.TempPathFactory, api_corpus: Corpus) -> It
         opened.close()
 
 
+def shelf_of(services: Services) -> Shelf:
+    """A shelf over the module's services that leaves them open (the fixture closes them)."""
+    return Shelf(services.settings, open_services, _open={
+        services.settings.corpus_name: _Open(services, 0.0, pinned=True)})
+
+
 def structured(result: Any) -> dict[str, Any]:
     assert not result.is_error, result.content
     value: dict[str, Any] = result.structured_content
@@ -73,6 +80,7 @@ async def call_every_tool(client: Client) -> dict[str, dict[str, Any]]:
         assert tool.description and tool.input_schema["type"] == "object"
         assert tool.output_schema is not None, tool.name
     calls = {
+        "books": {},
         "find_person": {"query": "豹子頭"},
         "pair": {"a": "林沖", "b": "鲁智深"},
         "journey": {"person": "林冲"},
@@ -114,7 +122,7 @@ def check_results(results: dict[str, dict[str, Any]]) -> None:
 
 def test_every_tool_listed_and_called_in_process(services: Services) -> None:
     async def scenario() -> dict[str, dict[str, Any]]:
-        async with Client(build_mcp_server(lambda: services)) as client:
+        async with Client(build_mcp_server(lambda: shelf_of(services))) as client:
             return await call_every_tool(client)
 
     check_results(run_in_own_loop(scenario))
@@ -123,7 +131,7 @@ def test_every_tool_listed_and_called_in_process(services: Services) -> None:
 def test_bad_input_is_a_tool_error_naming_the_argument_and_the_closest_names(
         services: Services) -> None:
     async def scenario() -> list[Any]:
-        async with Client(build_mcp_server(lambda: services)) as client:
+        async with Client(build_mcp_server(lambda: shelf_of(services))) as client:
             return [await client.call_tool("pair", {"a": "林冲冲", "b": "鲁智深"}),
                     await client.call_tool("source_block", {"chunk_id": "ch007_chunk_999"}),
                     await client.call_tool("path", {"a": "林冲", "b": "高俅", "max_hops": 9}),
@@ -194,7 +202,7 @@ def test_a_dead_store_is_a_tool_error_naming_no_port(tmp_path: Path, api_corpus:
     degraded = open_services(settings, corpus=api_corpus, supervise=True)
     try:
         async def scenario() -> list[Any]:
-            async with Client(build_mcp_server(lambda: degraded)) as client:
+            async with Client(build_mcp_server(lambda: shelf_of(degraded))) as client:
                 return [await client.call_tool("pair", {"a": "林冲", "b": "鲁智深"}),
                         await client.call_tool("journey", {"person": "林冲"}),
                         await client.call_tool("record", {"record_id": "rel_sworn"}),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from api.routes import ask, chunks, graph, knowledge, search, system
+from api.routes import ask, books, chunks, graph, knowledge, search, system
 
 ROUTERS = (ask.router, search.router, knowledge.router, graph.router, chunks.router,
-           system.router)
+           system.router, books.router)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from api.deps import ServicesDep, check_question
+from api.book_deps import AskServicesDep
+from api.deps import check_question
 from api.models import AskBody
 from api.responses import GRAPH_ERRORS, responses
 from kb.answering.answer_models import AskResponse
@@ -13,7 +14,7 @@ router = APIRouter(tags=["ask"])
 
 
 @router.post("/ask", responses=responses(404, 413, 422, 502, *GRAPH_ERRORS))
-async def ask(request: AskBody, services: ServicesDep) -> AskResponse:
+async def ask(request: AskBody, services: AskServicesDep) -> AskResponse:
     """Answer with citations, each quote checked against the block it cites, and the trace.
     An empty question or one over `max_question_chars` is refused (422), a `session_id` no answer
     gave (or one expired) too (404). The work runs in the

@@ -49,7 +49,7 @@ def find_person(provider: RelationProvider, key: str) -> Person:
     return provider.person(provider.person_id(key))
 
 
-@router.get("/people", responses=responses(*GRAPH_ERRORS))
+@router.get("/people", responses=responses(422, *GRAPH_ERRORS))
 async def people(provider: ProviderDep, services: ServicesDep) -> list[PersonView]:
     """Everyone, by first chapter then id."""
     return await services.graph(lambda: [PersonView.of(p) for p in provider.people()])

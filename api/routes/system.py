@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Request
 from api.deps import ServicesDep, require_admin
 from api.models import Health, LLMHealth, ReloadResult
 from api.responses import GRAPH_ERRORS, responses
+from api.shelf import Shelf
 from api.startup import LOADING, Startup
 from core.settings import Settings
 
@@ -23,8 +24,9 @@ async def health(request: Request) -> Health:
     second) it says `ready: false` and lists them in `loading`; requests meanwhile wait for them.
     The body names no port, path or engine message (the service log has them); `instance` and
     `pid` say whose service answered (`make demo` waits for its own `KBX_INSTANCE`)."""
-    startup: Startup = request.app.state.startup
-    services = startup.ready
+    startup: Startup[Shelf] = request.app.state.startup
+    shelf = startup.ready
+    services = shelf.default_services if shelf is not None else None
     settings: Settings = request.app.state.settings
     if services is not None:
         body = await services.health()

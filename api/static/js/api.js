@@ -1,5 +1,7 @@
 // The service's JSON routes; an error carries the response's detail and suggestions.
 
+import { book } from "./book.js";
+
 export class ApiError extends Error {
   constructor(status, detail, suggestions) {
     super(detail);
@@ -8,8 +10,14 @@ export class ApiError extends Error {
   }
 }
 
-async function request(path, options = {}) {
-  const response = await fetch(path, { headers: { Accept: "application/json" }, ...options });
+// Every request reads the page's book (`?book=` of the page; none: the service's default).
+function withBook(path) {
+  if (!book.asked || path.startsWith("/books")) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}book=${encodeURIComponent(book.asked)}`;
+}
+
+export async function request(path, options = {}) {
+  const response = await fetch(withBook(path), { headers: { Accept: "application/json" }, ...options });
   let body = null;
   try {
     body = await response.json();

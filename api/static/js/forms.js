@@ -2,6 +2,7 @@
 
 import { append, h, clear, $ } from "./dom.js";
 import { attachSuggest } from "./suggest.js";
+import { hub } from "./book.js";
 
 export function twoNamesForm(view, a, b, label) {
   const form = $("#form");
@@ -25,7 +26,7 @@ export function questionForm(question, onAsk) {
   const form = $("#form");
   clear(form);
   const input = h("input", { type: "search", id: "question", value: question || "", autocomplete: "off",
-    placeholder: "问一个问题：鲁智深和林冲怎么认识？", "aria-label": "question", class: "wide" });
+    placeholder: `问一个问题：${hub(0)}和${hub(1)}是什么关系？`, "aria-label": "question", class: "wide" });
   const go = () => input.value.trim() && onAsk(input.value.trim());
   input.addEventListener("keydown", (ev) => { if (ev.key === "Enter") go(); });
   append(form, h("div", { class: "search wide" }, input), h("button", { type: "button", id: "ask-go", onclick: go }, "问"));

@@ -10,9 +10,11 @@ import * as pair from "./views/pair.js";
 import * as journey from "./views/journey.js";
 import * as path from "./views/path.js";
 import * as ask from "./views/ask.js";
+import { ApiError, request } from "./api.js";
+import { book, bookUrl, hub, loadBook } from "./book.js";
 
 const VIEWS = { person, pair, journey, path, ask };
-const DEFAULT = "#/person/林冲";
+let DEFAULT = "#/person/";
 let data = null;
 let graphShown = false;
 let rendering = 0;
@@ -34,7 +36,7 @@ function resetStage() {
 
 const ctx = {
   setData: (value) => { data = value; },
-  setTitle: (title) => { document.title = `${title} · kbx`; },
+  setTitle: (title) => { document.title = `${title} · ${book.title} · kbx`; },
   usesGraph: (yes) => { graphShown = yes; $("#graph").hidden = !yes; $("#export-png").disabled = !yes; },
 };
 
@@ -79,5 +81,44 @@ attachSuggest($("#search"), (match) => {
 // For the browser tests and the console: the graph as drawn.
 window.kbx = { graph: currentGraph };
 
-window.addEventListener("hashchange", route);
-route();
+// The book: the brand and the page's title name it, the selector switches to another (a new
+// page on that book's first person), and the views start on its most connected people.
+function showBook() {
+  const home = `#/person/${encodeURIComponent(hub(0))}`;
+  DEFAULT = home;
+  const brand = $("#brand");
+  brand.textContent = `kbx · ${book.title}`;
+  brand.setAttribute("href", home);
+  document.title = `${book.title} · kbx`;
+  const starts = { person: [hub(0)], pair: [hub(0), hub(1)], journey: [hub(0)], path: [hub(0), hub(2)], ask: [] };
+  for (const tab of document.querySelectorAll("#tabs a")) {
+    tab.setAttribute("href", `#/${[tab.dataset.tab, ...starts[tab.dataset.tab].map(encodeURIComponent)].join("/")}`);
+  }
+  $("#search").setAttribute("placeholder", `人物：${hub(0)}`);
+  const select = $("#book");
+  clear(select);
+  for (const b of book.all) {
+    const option = document.createElement("option");
+    option.value = b.name;
+    option.textContent = `${b.title} (${b.name})`;
+    option.selected = b.name === book.name;
+    select.append(option);
+  }
+  select.hidden = book.all.length < 2;
+  select.addEventListener("change", () => { location.assign(bookUrl(select.value)); });
+}
+
+async function start() {
+  try {
+    await loadBook(request, ApiError);
+  } catch (err) {
+    showError(err, (name) => { location.assign(bookUrl(name)); });
+    setReady("book", true);
+    return;
+  }
+  showBook();
+  window.addEventListener("hashchange", route);
+  route();
+}
+
+start();

@@ -5,6 +5,7 @@
 import { api, resolvePerson } from "../api.js";
 import { append, h, clear, $, chapterText } from "../dom.js";
 import { setPanelHome, showRecord, quoteLink, sourcesList } from "../panel.js";
+import { hub } from "../book.js";
 
 const MAX_QUOTES = 12;
 // The store keeps state kinds as English keys; the reader sees the words of the page.
@@ -46,7 +47,7 @@ function moreButton(personId, number, stage, list) {
 }
 
 export async function render(args, ctx) {
-  const name = args[0] || "林冲";
+  const name = args[0] || hub(0);
   const journey = await api.journey(await resolvePerson(name));
   const p = journey.person;
   const content = $("#content");

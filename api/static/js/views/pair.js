@@ -5,6 +5,7 @@ import { append, h, $, chapterText } from "../dom.js";
 import { mountGraph, nodeElement, edgeElement } from "../graph.js";
 import { setPanelHome, showRecord, quoteLink, typeChip, personLink } from "../panel.js";
 import { twoNamesForm } from "../forms.js";
+import { hub } from "../book.js";
 
 const MAX_EVENTS = 40;
 
@@ -19,7 +20,7 @@ function firstSource(relation) {
 }
 
 export async function render(args, ctx) {
-  const [a, b] = [args[0] || "林冲", args[1] || "鲁智深"];
+  const [a, b] = [args[0] || hub(0), args[1] || hub(1)];
   twoNamesForm("pair", a, b, "查看两人");
   const pair = await api.pair(await resolvePerson(a), await resolvePerson(b));
   const nodes = [

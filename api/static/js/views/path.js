@@ -5,9 +5,10 @@ import { append, h, $, chapterText } from "../dom.js";
 import { mountGraph, nodeElement, edgeElement } from "../graph.js";
 import { setPanelHome, showRecord, quoteLink, typeChip, personLink } from "../panel.js";
 import { twoNamesForm } from "../forms.js";
+import { hub } from "../book.js";
 
 export async function render(args, ctx) {
-  const [a, b] = [args[0] || "林冲", args[1] || "宋江"];
+  const [a, b] = [args[0] || hub(0), args[1] || hub(2)];
   twoNamesForm("path", a, b, "找路径");
   const result = await api.path(await resolvePerson(a), await resolvePerson(b));
   const names = Object.fromEntries(result.people.map((p) => [p.id, p.name]));

@@ -6,6 +6,7 @@ import { append, h, clear, $, chapterText } from "../dom.js";
 import { mountGraph, replaceElements, nodeElement, edgeElement, typeColor } from "../graph.js";
 import { setPanelHome, showRecord, sourcesList, personLink } from "../panel.js";
 import { markFirstPaint } from "../timing.js";
+import { hub } from "../book.js";
 
 export const CAP_STEP = 25;
 
@@ -72,7 +73,7 @@ const LAYOUT = (center) => ({
 });
 
 export async function render(args, ctx) {
-  const name = args[0] || "林冲";
+  const name = args[0] || hub(0);
   const first = await api.graph(await resolvePerson(name));
   window.kbxTimings.graphData = performance.now();
   const state = new Neighbourhoods();
