@@ -7,24 +7,10 @@ Event order is chapter × 1000 + 100 + block index (curated events use chapter �
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from extract.cues import (
-    ACTIONS,
-    CUE_ACTIONS,
-    NEGATION,
-    PASSIVE,
-    PLACE_MOVE,
-    PLACE_TO,
-    RELATION_CUES,
-    RETROSPECTIVE,
-    SPEECH_VERB,
-    STATE_CUES,
-    RelationCue,
-    StateKind,
-)
+from extract.cues import Cues, RelationCue, StateKind, default_cues
 from extract.names import Mention, Roster
 from extract.pairing import Pair, cue_pairs, relation_confidence
 from extract.parts import ChapterPart
@@ -39,14 +25,6 @@ EVENT_ORDER_BASE = 100
 MOVE_CONFIDENCE = 0.6
 """A place reached (来到/到得/回到 + place) is a move; a place one is at (在/上) stays at 0.45."""
 SWORN = "sworn_brothers"
-KILL_CUE = re.compile(r"割下|割了|剜出|杀了|杀死|搠死|砍死|砍翻|剁翻|结果了")
-"""Kill words whose victim follows at once (割下那妇人头来)."""
-SPEECH_CUE = re.compile(r"拜为义兄|拜为哥哥|拜.{0,3}为兄|结为兄弟|结义|认义")
-"""Sworn-brother words that, spoken, bind the speaker and the listener."""
-
-
-_ACTION_RE = re.compile("|".join(re.escape(w) for w, _ in ACTIONS))
-_ACTION_LABEL = dict(ACTIONS)
 
 
 def event_id(chapter: int, index: int) -> str:
@@ -56,11 +34,6 @@ def event_id(chapter: int, index: int) -> str:
 def event_order(chapter: int, index: int) -> int:
     """chapter × 1000 + 100 + n: after the curated events of the chapter (1…99), never colliding."""
     return chapter * 1000 + EVENT_ORDER_BASE + index
-
-
-NAME_CUES = tuple(c for c in RELATION_CUES
-                  if c.type in {"spouse", "family", "father_in_law", "servant", "master_disciple"})
-"""Cues read inside a name form (甲娘子): relational nouns only."""
 
 
 def _keep(found: dict[tuple[str, str, str], Relation], relation: Relation) -> None:
@@ -74,9 +47,10 @@ class OfflineExtractor:
 
     method = "offline"
 
-    def __init__(self, roster: Roster, texts: ChapterTexts) -> None:
+    def __init__(self, roster: Roster, texts: ChapterTexts, cues: Cues | None = None) -> None:
         self.roster = roster
         self.texts = texts
+        self.cues = cues or default_cues(roster.tables)
 
     def extract_chapters(self, chapters: dict[int, list[Block]],
                          progress: Callable[[int, int], None] | None = None) -> list[ChapterPart]:
@@ -91,7 +65,7 @@ class OfflineExtractor:
         part = ChapterPart(chapter=chapter, method=self.method)
         tally: Counter[str] = Counter()
         for block in sorted(blocks, key=lambda b: b.index):
-            scan = BlockScan(block, self.roster)
+            scan = BlockScan(block, self.roster, self.cues)
             counts = scan.counts()
             if counts:
                 part.mentions[block.id] = dict(sorted(counts.items()))
@@ -140,7 +114,8 @@ class OfflineExtractor:
         people = [p for p in people if p in named] + [p for p in people if p not in named]
         block = scan.block
         place = _place(scan, seg.span) or _setting(scan, people)
-        action = _action(scan.masked[seg.span.start:seg.span.end]) or _block_action(scan, people)
+        action = _action(scan.masked[seg.span.start:seg.span.end], scan.cues) or \
+            _block_action(scan, people)
         title = self._title(people, scan.narrative_counts(), place, action)
         second = counts[people[1]] if len(people) > 1 else 0
         confidence = min(0.9, 0.4 + 0.1 * min(3, second) + (0.1 if len(named & set(people)) >= 2 else 0))
@@ -164,8 +139,8 @@ class OfflineExtractor:
 
         def score(seg: Segment) -> tuple[int, int, int, int]:
             named = seg.people & wanted
-            acted = _ACTION_RE.search(scan.masked, seg.span.start, seg.span.end) or \
-                CUE_ACTIONS.search(scan.masked, seg.span.start, seg.span.end)
+            acted = scan.cues.action_pattern.search(scan.masked, seg.span.start, seg.span.end) or \
+                scan.cues.cue_actions.search(scan.masked, seg.span.start, seg.span.end)
             return (-len(named & top), -len(named), 0 if acted else 1, seg.span.start)
 
         for seg in sorted((s for s in scan.segments if s.narrative and s.people & wanted), key=score):
@@ -197,10 +172,10 @@ class OfflineExtractor:
                     _keep(found, spoken)
             if len(seg.people) < 2:
                 continue
-            for cue in RELATION_CUES:
+            for cue in self.cues.relations:
                 for match in cue.pattern.finditer(scan.masked, seg.span.start, seg.span.end):
                     for pair in cue_pairs(scan.text, seg.mentions, cue, match.start(), match.end(),
-                                          seg.span.start):
+                                          seg.span.start, self.cues):
                         relation = self._relation(scan, seg, cue, pair, event)
                         if relation is None:
                             tally["relations_without_unique_quote"] += 1
@@ -220,13 +195,13 @@ class OfflineExtractor:
         three back that names the victim; that sentence, naming both, is the first quote."""
         seg = scan.segments[index]
         found = []
-        for match in KILL_CUE.finditer(scan.masked, seg.span.start, seg.span.end):
+        for match in self.cues.kill_cue.finditer(scan.masked, seg.span.start, seg.span.end):
             victim = next((m for m in seg.mentions if 0 <= m.start - match.end() <= 1), None)
             if victim is None or any(m.end <= match.start() and m.person != victim.person
                                      for m in seg.mentions):
                 continue
             for back in scan.segments[max(0, index - 3):index][::-1]:
-                agent = _agent_of(scan.text, back, victim.person)
+                agent = _agent_of(scan.text, back, victim.person, self.cues)
                 if agent is None:
                     continue
                 first = min(agent.start, min(m.start for m in back.mentions if m.person == victim.person))
@@ -248,7 +223,7 @@ class OfflineExtractor:
         """受小弟四拜，拜为义兄。」甲大喜: a sworn-brother cue in speech joins the speaker with
         the first other person named in the narrative right after the speech (the listener)."""
         seg = scan.segments[index]
-        match = SPEECH_CUE.search(scan.masked, seg.span.start, seg.span.end)
+        match = self.cues.spoken_oath.search(scan.masked, seg.span.start, seg.span.end)
         speaker = _speaker(scan, index)
         after = scan.segments[index + 1] if index + 1 < len(scan.segments) else None
         if match is None or speaker is None or after is None or not after.narrative:
@@ -274,7 +249,7 @@ class OfflineExtractor:
         found = []
         for mention in seg.mentions:
             for other, rest in self.roster.embedded(mention.form, scan.block.chapter):
-                for cue in NAME_CUES:
+                for cue in self.cues.name_cues:
                     if cue.pattern.search(rest):
                         pair = Pair(*((mention.person, other) if cue.direction == "backward"
                                       else (other, mention.person)), 0, mention.start, mention.end)
@@ -304,14 +279,14 @@ class OfflineExtractor:
         for seg in scan.segments:
             if not seg.mentions or seg.verse:
                 continue
-            for cue in STATE_CUES:
+            for cue in self.cues.states:
                 for match in cue.pattern.finditer(scan.masked, seg.span.start, seg.span.end):
                     value = cue.value.format(*match.groups()) if cue.value else match.group(1)
                     state = self._state(scan, seg, cue.kind, value, match.start(), match.end(),
                                         cue.gap, cue.confidence, cue.note or cue.kind)
                     if state is not None:
                         states.append(state)
-            if seg.narrative and not RETROSPECTIVE.search(scan.text, seg.span.start, seg.span.end):
+            if seg.narrative and not self.cues.retrospective.search(scan.text, seg.span.start, seg.span.end):
                 states += self._place_states(scan, seg)
         tally["states_found"] += len(states)
         return states
@@ -319,10 +294,11 @@ class OfflineExtractor:
     def _place_states(self, scan: BlockScan, seg: Segment) -> list[State]:
         states = []
         for match in scan.places.finditer(scan.text, seg.span.start, seg.span.end):
-            verb = PLACE_TO.search(scan.text, max(seg.span.start, match.start() - 2), match.start())
+            verb = self.cues.place_to.search(scan.text, max(seg.span.start, match.start() - 2), match.start())
             if verb is None:
                 continue
-            moved = PLACE_MOVE.search(scan.text, max(seg.span.start, match.start() - 2), match.start())
+            moved = self.cues.place_move.search(scan.text, max(seg.span.start, match.start() - 2),
+                                                match.start())
             state = self._state(scan, seg, "place", match.group(), verb.start(), match.end(), 8,
                                 MOVE_CONFIDENCE if moved else 0.45, f"到{match.group()}")
             if state is not None:
@@ -332,7 +308,8 @@ class OfflineExtractor:
     def _state(self, scan: BlockScan, seg: Segment, kind: StateKind, value: str, start: int, end: int,
                gap: int, confidence: float, note: str) -> State | None:
         before = [m for m in seg.mentions if m.end <= start and start - m.end <= gap
-                  and not NEGATION.search(scan.text[m.end:start]) and not _agent(scan.text, m)]
+                  and not self.cues.negation.search(scan.text[m.end:start])
+                  and not _agent(scan.text, m, self.cues)]
         if not before or not value:
             return None
         person = before[-1]
@@ -344,17 +321,17 @@ class OfflineExtractor:
                      sources=[self._ref(scan, quote)], confidence=confidence, origin="extracted")
 
 
-def _agent(text: str, mention: Mention) -> bool:
+def _agent(text: str, mention: Mention, cues: Cues) -> bool:
     """被甲 / 吃乙: the agent of a passive, never the subject a state belongs to."""
-    return mention.start > 0 and text[mention.start - 1] in PASSIVE
+    return mention.start > 0 and text[mention.start - 1] in cues.passive
 
 
-def _agent_of(text: str, seg: Segment, victim: str) -> Mention | None:
+def _agent_of(text: str, seg: Segment, victim: str, cues: Cues) -> Mention | None:
     """In a narrative sentence naming the victim: the agent after 被, else another subject."""
     if not seg.narrative or victim not in seg.people:
         return None
     others = [m for m in seg.mentions if m.person != victim]
-    passive = [m for m in others if _agent(text, m)]
+    passive = [m for m in others if _agent(text, m, cues)]
     return passive[0] if passive else None
 
 
@@ -363,7 +340,7 @@ def _speaker(scan: BlockScan, index: int) -> Mention | None:
     if index == 0 or scan.segments[index - 1].speech:
         return None
     before = scan.segments[index - 1]
-    speaking = [m for m in before.mentions if SPEECH_VERB.match(scan.text[m.end:before.span.end])]
+    speaking = [m for m in before.mentions if scan.cues.speech_verb.match(scan.text[m.end:before.span.end])]
     return speaking[-1] if speaking else None
 
 
@@ -379,14 +356,15 @@ def _setting(scan: BlockScan, people: list[str]) -> str | None:
         if not seg.narrative or not seg.people & set(people):
             continue
         for match in scan.places.finditer(scan.text, seg.span.start, seg.span.end):
-            if PLACE_TO.search(scan.text, max(seg.span.start, match.start() - 2), match.start()):
+            if scan.cues.place_to.search(scan.text, max(seg.span.start, match.start() - 2),
+                                         match.start()):
                 return match.group()
     return None
 
 
-def _action(text: str) -> str | None:
-    match = _ACTION_RE.search(text)
-    return _ACTION_LABEL[match.group()] if match else None
+def _action(text: str, cues: Cues) -> str | None:
+    match = cues.action_pattern.search(text)
+    return cues.action_labels[match.group()] if match else None
 
 
 def _narrative_with(scan: BlockScan, people: list[str]) -> list[Segment]:
@@ -396,7 +374,7 @@ def _narrative_with(scan: BlockScan, people: list[str]) -> list[Segment]:
 def _block_action(scan: BlockScan, people: list[str]) -> str | None:
     """An action word of a narrative sentence naming an actor (names masked)."""
     for seg in _narrative_with(scan, people):
-        action = _action(scan.masked[seg.span.start:seg.span.end])
+        action = _action(scan.masked[seg.span.start:seg.span.end], scan.cues)
         if action is not None:
             return action
     return None
@@ -404,7 +382,7 @@ def _block_action(scan: BlockScan, people: list[str]) -> str | None:
 
 def _cue_action(scan: BlockScan, person: str) -> bool:
     """A strong act (打虎, 杀, 上山, 投奔 …) in the block's narrative, names masked."""
-    return any(s.narrative and CUE_ACTIONS.search(scan.masked, s.span.start, s.span.end)
+    return any(s.narrative and scan.cues.cue_actions.search(scan.masked, s.span.start, s.span.end)
                for s in scan.segments) and bool(_narrative_with(scan, [person]))
 
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from core.settings import DEFAULT_BUNDLE, GATE_FILE, Settings, bundle_fingerprint
 from core.text import normalize, to_simplified
 from extract.corpus_tables import TABLES_FILE
-from extract.cues import RELATION_CUES
+from extract.cues import default_cues
 from extract.gate import decide, read_gate
 from extract.names import LexiconEntry, Roster
 from extract.offline import OfflineExtractor, event_order
@@ -213,7 +213,7 @@ def _pairs(text: str, type_: str) -> set[tuple[str, str]]:
     roster = _tiny_roster()
     mentions = roster.matcher(1).find(text)
     found = set()
-    for cue in (c for c in RELATION_CUES if c.type == type_):
+    for cue in (c for c in default_cues().relations if c.type == type_):
         for match in cue.pattern.finditer(text):
             pairs = cue_pairs(text, mentions, cue, match.start(), match.end())
             found |= {(p.source, p.target) for p in pairs}

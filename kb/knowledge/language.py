@@ -24,6 +24,7 @@ from typing import Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from core.errors import ConfigError
+from kb.knowledge.genre import Grammar
 
 LANG_DIR = Path(__file__).resolve().parent.parent / "data" / "lang"
 
@@ -145,6 +146,8 @@ class Language(BaseModel):
     numerals: Numerals
     script_folds: tuple[tuple[str, str], ...] = Field(
         default=(), description="old spellings of asking words → the ones the rules know")
+    extraction: Grammar | None = Field(
+        default=None, description="the grammar words the extractor reads (kb.knowledge.genre)")
 
     _roles: Mapping[str, tuple[str, ...]] = PrivateAttr(default_factory=dict)
 
