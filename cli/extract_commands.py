@@ -40,7 +40,8 @@ extract_app = typer.Typer(help="Extract knowledge for the whole book (offline cu
 def _inputs(cfg: Settings) -> Inputs:
     from extract.pipeline import load_inputs
 
-    return load_inputs(cfg, load_corpus_for(cfg).blocks)
+    corpus = load_corpus_for(cfg)
+    return load_inputs(cfg, corpus.blocks, {n: c.title for n, c in corpus.chapters.items()})
 
 
 @extract_app.callback()
@@ -203,11 +204,11 @@ def _print_report(result: QualityReport) -> None:
     chapters = _span(result.chapters)
     table = Table(title=f"per chapter: precision / recall (offline extractor vs curated, "
                         f"chapters {chapters})")
-    for col in ("ch", "people", "pairs", "pairs + type", "events", "states"):
+    for col in ("ch", "people", "pairs", "pairs + type", "events", "states", "fates"):
         table.add_column(col, justify="right")
     for row in result.per_chapter:
         table.add_row(str(row.chapter), _pr(row.people), _pr(row.pairs), _pr(row.typed),
-                      _pr(row.events), _pr(row.states))
+                      _pr(row.events), _pr(row.states), _pr(row.fates))
     console.print(table)
     overall = Table(title=f"overall, chapters {chapters}")
     for col in ("measure", "found", "curated", "correct", "recalled", "precision", "recall"):
@@ -220,6 +221,7 @@ def _print_report(result: QualityReport) -> None:
             ("events", result.overall["events"]),
             ("events, same block", result.overall["events_same_block"]),
             ("states", result.overall["states"]),
+            ("fates (deaths)", result.overall["fates"]),
             *((f"  {kind}", score) for kind, score in result.by_type.items())]
     for name, score in rows:
         overall.add_row(name, str(score.found), str(score.curated), str(score.correct),

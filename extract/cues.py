@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from extract.corpus_tables import CorpusTables
 from kb.knowledge.genre import (
@@ -49,6 +50,11 @@ NAME_CUE_TYPES = frozenset({"spouse", "family", "parent_child", "siblings", "fat
                             "in_law", "servant", "master_disciple"})
 """Cues read inside a name form (甲娘子): relational nouns only."""
 NEVER = re.compile(r"(?!x)x")
+FROM_GENRE = ("fate_doubt", "fate_hearsay", "carry_lead", "death_words", "verse_openers", "clause_openers",
+              "actor_verbs", "speech_verb", "hearsay", "patient_tail", "retold", "place_to",
+              "place_move", "retrospective", "kill_cue", "spoken_oath", "huimu", "summary")
+"""`Cues` fields the genre's data gives as they are."""
+FROM_LANGUAGE = ("negation", "passive", "disposal", "pair_connectors", "connectors")
 
 
 def _alternation(*patterns: re.Pattern[str] | None) -> re.Pattern[str]:
@@ -64,6 +70,10 @@ class Cues:
     relations: tuple[RelationCue, ...]
     states: tuple[StateCue, ...]
     fates: tuple[FateCue, ...]
+    fate_doubt: re.Pattern[str]
+    fate_hearsay: re.Pattern[str]
+    carry_lead: re.Pattern[str]
+    death_words: re.Pattern[str]
     actions: tuple[tuple[str, str], ...]
     cue_actions: re.Pattern[str]
     verse_openers: tuple[str, ...]
@@ -72,6 +82,7 @@ class Cues:
     speech_verb: re.Pattern[str]
     hearsay: re.Pattern[str]
     patient_tail: re.Pattern[str]
+    retold: re.Pattern[str]
     place_to: re.Pattern[str]
     place_move: re.Pattern[str]
     retrospective: re.Pattern[str]
@@ -105,20 +116,13 @@ class Cues:
         """The genre's and the language's words, then the book's additions (its cues first:
         a book's word is more specific than the genre's)."""
         book = (tables or CorpusTables()).cues
-        return cls(
-            relations=(*book.relation_cues, *words.relation_cues),
-            states=(*book.state_cues, *words.state_cues),
-            fates=words.fate_cues,
-            actions=(*words.actions, *book.actions),
-            cue_actions=_alternation(words.cue_actions, book.cue_actions),
-            verse_openers=words.verse_openers, clause_openers=words.clause_openers,
-            actor_verbs=words.actor_verbs, speech_verb=words.speech_verb, hearsay=words.hearsay,
-            patient_tail=words.patient_tail, place_to=words.place_to, place_move=words.place_move,
-            retrospective=words.retrospective, kill_cue=words.kill_cue,
-            spoken_oath=words.spoken_oath, spoken_lord=words.spoken_lord or NEVER,
-            negation=grammar.negation, passive=grammar.passive, disposal=grammar.disposal,
-            pair_connectors=grammar.pair_connectors, connectors=grammar.connectors,
-            huimu=words.huimu, summary=words.summary)
+        shared: dict[str, Any] = {name: getattr(words, name) for name in FROM_GENRE}
+        shared.update({name: getattr(grammar, name) for name in FROM_LANGUAGE})
+        return cls(relations=(*book.relation_cues, *words.relation_cues),
+                   states=(*book.state_cues, *words.state_cues), fates=words.fate_cues,
+                   actions=(*words.actions, *book.actions),
+                   cue_actions=_alternation(words.cue_actions, book.cue_actions),
+                   spoken_lord=words.spoken_lord or NEVER, **shared)
 
 
 def default_cues(tables: CorpusTables | None = None) -> Cues:

@@ -11,11 +11,14 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from extract.cues import Cues, RelationCue, StateKind, default_cues
+from extract.fates import fate_states, from_kills, one_a_chapter
+from extract.huimu import Headlines
 from extract.names import Mention, Roster
 from extract.pairing import Pair, cue_pairs, relation_confidence
 from extract.parts import ChapterPart
 from extract.resolve import relation_id
 from extract.scene import BlockScan, Segment
+from extract.summary import chapter_summary
 from extract.text import MAX_QUOTE, ChapterTexts, Span, window
 from ingest.chunking import Block
 from kb.knowledge.models import Event, Participant, Relation, SourceRef, State
@@ -31,9 +34,14 @@ def event_id(chapter: int, index: int) -> str:
     return f"xev_ch{chapter:03d}_{index:03d}"
 
 
-def event_order(chapter: int, index: int) -> int:
-    """chapter × 1000 + 100 + n: after the curated events of the chapter (1…99), never colliding."""
-    return chapter * 1000 + EVENT_ORDER_BASE + index
+ORDER_STEP = 3
+"""Orders per block: its scene event, then up to two headline events of the 回目 it tells."""
+
+
+def event_order(chapter: int, index: int, half: int = 0) -> int:
+    """chapter × 1000 + 100 + 3n (+ 1 or 2 for a 回目 half told in block n): after the curated
+    events of the chapter (1…99), never colliding."""
+    return chapter * 1000 + EVENT_ORDER_BASE + ORDER_STEP * index + half
 
 
 def _keep(found: dict[tuple[str, str, str], Relation], relation: Relation) -> None:
@@ -64,8 +72,10 @@ class OfflineExtractor:
     def extract_chapter(self, chapter: int, blocks: Sequence[Block]) -> ChapterPart:
         part = ChapterPart(chapter=chapter, method=self.method)
         tally: Counter[str] = Counter()
+        scans = []
         for block in sorted(blocks, key=lambda b: b.index):
             scan = BlockScan(block, self.roster, self.cues)
+            scans.append(scan)
             counts = scan.counts()
             if counts:
                 part.mentions[block.id] = dict(sorted(counts.items()))
@@ -75,12 +85,28 @@ class OfflineExtractor:
                 part.events.append(event)
             else:
                 tally["blocks_without_event"] += 1
-            part.relations += self._relations(scan, event, tally)
+            relations = self._relations(scan, event, tally)
+            part.relations += relations
             part.states += self._states(scan, tally)
-        part.states = _dedupe_states(part.states)
+            part.states += fate_states(scan, self._quote)
+            part.states += from_kills(scan, relations)
+        part.states = _dedupe_states(one_a_chapter(part.states))
+        title = self.texts.titles.get(chapter, "")
+        part.events = self._with_headlines(chapter, title, scans, part.events)
+        part.summary = chapter_summary(chapter, title, scans, self.texts)
         tally.update(events=len(part.events), relations=len(part.relations), states=len(part.states))
         part.counters = dict(sorted(tally.items()))
         return part
+
+    def _with_headlines(self, chapter: int, title: str, scans: list[BlockScan],
+                        events: list[Event]) -> list[Event]:
+        """The scene events and the 回目's headline events, in book order."""
+        headlines = []
+        for event, half in Headlines(self.roster, self.texts, self.cues).events(chapter, title,
+                                                                                 scans):
+            index = next(s.block.index for s in scans if s.block.id == event.sources[0].chunk_id)
+            headlines.append(event.model_copy(update={"order": event_order(chapter, index, half)}))
+        return sorted([*events, *headlines], key=lambda e: e.order)
 
     # -- quotes ---------------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -27,6 +27,7 @@ from typing import Protocol
 from core.atomic import replace_directory
 from core.settings import Settings, bundle_fingerprint
 from extract.corpus_tables import read_tables
+from extract.fates import first_fates
 from extract.gate import Gate, decide, write_gate
 from extract.names import Roster, read_lexicon
 from extract.offline import OfflineExtractor
@@ -111,11 +112,14 @@ def curated_chapters(curated: KnowledgeBundle) -> set[int]:
     return {c.chapter for c in curated.chapters} or {e.chapter for e in curated.events}
 
 
-def load_inputs(settings: Settings, blocks: Sequence[Block]) -> Inputs:
+def load_inputs(settings: Settings, blocks: Sequence[Block],
+                titles: Mapping[int, str] | None = None) -> Inputs:
+    """`titles`: the chapters' title lines (the 回目 the headline events and the summaries read);
+    without them the chapters get neither."""
     fingerprint = bundle_fingerprint(settings.bundle)
     curated = load_bundle(settings.bundle, blocks)
     roster = Roster.build(read_lexicon(settings.bundle / LEXICON_FILE), read_tables(settings.bundle))
-    return Inputs(list(blocks), curated, roster, ChapterTexts(blocks), fingerprint)
+    return Inputs(list(blocks), curated, roster, ChapterTexts(blocks, titles), fingerprint)
 
 
 @dataclass
@@ -233,7 +237,7 @@ def assemble(parts: Sequence[ChapterPart], inputs: Inputs) -> KnowledgeBundle:
     """The extracted bundle: people who are named, events, merged relations, states."""
     events = sorted((e for p in parts for e in p.events), key=lambda e: e.order)
     relations = merge_relations(r for p in parts for r in p.relations)
-    states = sorted((s for p in parts for s in p.states), key=lambda s: (s.chapter, s.id))
+    states = first_fates(sorted((s for p in parts for s in p.states), key=lambda s: (s.chapter, s.id)))
     referenced = {x for e in events for x in e.person_ids} | {
         x for r in relations for x in (r.source, r.target)} | {s.person for s in states}
     people = _people(parts, inputs, referenced)
@@ -244,8 +248,9 @@ def assemble(parts: Sequence[ChapterPart], inputs: Inputs) -> KnowledgeBundle:
     relations = [relink_events(r, {}, event_ids) for r in relations
                  if r.source in ids and r.target in ids]
     states = [s for s in states if s.person in ids]
+    chapters = [p.summary for p in sorted(parts, key=lambda p: p.chapter) if p.summary is not None]
     return bundle_from_records(people=people, events=events, relations=relations, states=states,
-                               blocks=inputs.blocks)
+                               chapters=chapters, blocks=inputs.blocks)
 
 
 def _only_known(event: Event, ids: set[str]) -> Event:
@@ -270,7 +275,9 @@ def merge_with_curated(curated: KnowledgeBundle, extracted: KnowledgeBundle, inp
     new extracted event, relation or state is exactly one the readers did not confirm, and the
     gate's figure (measured on the records that DO match) says nothing about it, so it stays out;
     extracted sources still join the curated relations they duplicate. Extraction fills the
-    chapters nobody has read. With the gate off (`--no-gate`) everything extracted is offered."""
+    chapters nobody has read. With the gate off (`--no-gate`) everything extracted is offered.
+    An extracted chapter summary (the 回目 and verbatim sentences, nothing to measure) fills every
+    chapter the curated bundle has no summary of."""
     covered = {c.chapter for c in curated.chapters} if gate.enabled else set()
     people = list(curated.people)
     if gate.admits("people"):
@@ -295,11 +302,14 @@ def merge_with_curated(curated: KnowledgeBundle, extracted: KnowledgeBundle, inp
              "relation_sources": sum(len(r.sources) for r in relations[:len(curated.relations)])
              - sum(len(r.sources) for r in curated.relations),
              "states": len(states)}
+    summarized = {c.chapter for c in curated.chapters}
+    chapters = [*curated.chapters, *(c for c in extracted.chapters if c.chapter not in summarized)]
+    added["chapters"] = len(chapters) - len(curated.chapters)
     merged = bundle_from_records(people=people, events=sorted([*curated.events, *events],
                                                               key=lambda e: e.order),
                                  relations=relations, states=[*curated.states, *states],
-                                 chapters=curated.chapters, blocks=inputs.blocks,
-                                 profile=curated.profile)
+                                 chapters=sorted(chapters, key=lambda c: c.chapter),
+                                 blocks=inputs.blocks, profile=curated.profile)
     return merged, added
 
 

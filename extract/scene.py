@@ -126,14 +126,14 @@ class BlockScan:
         acting = {p for p, n in counts.items() if n >= NARRATIVE_REPEATS}
         for seg in self.segments:
             if seg.narrative:
-                acting |= {m.person for m in _subjects(self.text, seg, self.cues)}
+                acting |= {m.person for m in subjects(self.text, seg, self.cues)}
         return sorted(acting, key=lambda p: (-counts[p], self._first(p)))
 
     def _first(self, person: str) -> int:
         return next(m.start for m in self.mentions if m.person == person)
 
 
-def _subjects(text: str, seg: Segment, cues: Cues) -> list[Mention]:
+def subjects(text: str, seg: Segment, cues: Cues) -> list[Mention]:
     """Mentions followed (after any names joined to them) by a verb or a speech verb."""
     found = []
     for i, mention in enumerate(seg.mentions):

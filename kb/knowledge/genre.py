@@ -31,7 +31,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from core.errors import ConfigError
-from kb.knowledge.models import RELATION_TYPES
+from kb.knowledge.models import RELATION_TYPES, State
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 GENRE_FILE = DATA_DIR / "genre" / "zhanghui.json"
@@ -129,6 +129,14 @@ class Genre(_Data):
     relation_cues: tuple[RelationCue, ...] = Field(min_length=1)
     state_cues: tuple[StateCue, ...] = ()
     fate_cues: tuple[FateCue, ...] = ()
+    fate_doubt: Pattern = Field(description="between a name and a fate: feared, feigned, "
+                                            "narrowly escaped, negated — no death")
+    fate_hearsay: Pattern = Field(description="between a name and a fate: that person only hears "
+                                              "of someone's death (甲闻乙死), unless done (听罢)")
+    carry_lead: Pattern = Field(description="what a carried fate's own clause may say before "
+                                            "the cue (须臾, 言毕, 遂): time and adverbs, no subject")
+    death_words: Pattern = Field(description="a status state holding one of these tells a death "
+                                             "(measuring fates, ending journeys)")
     actions: tuple[tuple[str, str], ...] = Field(
         default=(), description="(word, label): the first word in an event's quote names its act")
     cue_actions: Pattern = Field(description="acts strong enough for a one-person event")
@@ -138,6 +146,8 @@ class Genre(_Data):
     speech_verb: Pattern = Field(description="a name followed by this speaks")
     hearsay: Pattern = Field(description="between a name and a directed cue: only heard of")
     patient_tail: Pattern = Field(description="after a name: his people or camp are meant")
+    retold: Pattern = Field(description="after an act's patient: the act is retold (甲把杀了乙的事"
+                                        "说了), not done")
     place_to: Pattern
     place_move: Pattern
     retrospective: Pattern
@@ -210,6 +220,11 @@ def load_grammar(path: Path = LANGUAGE_FILE) -> Grammar:
     if not isinstance(data, dict) or LANGUAGE_SECTION not in data:
         raise ConfigError(f"{path}: {LANGUAGE_SECTION}: missing section")
     return validated(Grammar, data[LANGUAGE_SECTION], path, LANGUAGE_SECTION)
+
+
+def is_death(state: State) -> bool:
+    """A status state that tells a death (its value holds one of the genre's death words)."""
+    return state.kind == "status" and genre().death_words.search(state.value) is not None
 
 
 @cache
