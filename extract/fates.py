@@ -7,9 +7,9 @@ doubts — 若, 必, 欲 …: a threat, a fear —, and never a carried fate):
 1. **The person** is the name nearest before the cue within the cue's `gap`, not the agent of a
    passive (乙被甲所杀: 乙 dies, not 甲; every name of a list after 被 is an agent), with no
    doubt between them (几乎, 诈, 若, 欲 … — a narrow escape, a feint, a plan) and no word of
-   hearsay (甲闻乙死: 乙 dies, 甲 only hears; 甲听罢 is no hearsay); across a clause break, a name that heads its
-   clause, and only when the cue's own clause says no more than a word or two before it. Names
-   listed with it die with it (甲、乙自缢身死).
+   hearsay (甲闻乙死: 乙 dies, 甲 only hears; 甲听罢 is no hearsay); across a clause break, a
+   name that heads its clause, and only when the cue's own clause says no more than a word or
+   two before it (see `_person`). Names listed with it die with it (甲、乙自缢身死).
 2. **Carried**: a strong cue with no name before it in its sentence (言毕，驾崩 / 众将视之，已薨矣)
    is said of the person spoken of just before: the speaker of the speech right before it, or
    the subject of the nearest narrative sentence naming someone (at most `CARRY_BACK`
