@@ -4,6 +4,10 @@ sentences where a rule needs names the novel does not have."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
 from extract_support import book_blocks, book_titles, fresh_inputs
 
@@ -22,6 +26,10 @@ from ingest.locate import QuoteLocator
 from kb.knowledge.genre import genre, is_death
 
 CHAPTERS = [19, 23, 26, 40, 60, 119, 120]
+SENTENCES: dict[str, Any] = json.loads(
+    (Path(__file__).parent / "fixtures" / "records_sentences.json").read_text(encoding="utf-8"))
+"""Made-up sentences (invented names), kept as data: the answerer's golden file harvests the
+test modules' strings that read as questions."""
 
 
 @pytest.fixture(scope="module")
@@ -88,9 +96,7 @@ def test_a_group_oath_pairs_every_two_of_them() -> None:
     """Three names, then the oath: no cue stands between any two of them, yet all three are
     sworn brothers of each other, each relation quoting the passage that names both."""
     roster = _tiny([("zhao", "赵大郎"), ("qian", "钱二郎"), ("sun", "孙三郎"), ("li", "李四郎")])
-    text = ("次日，三人焚香再拜而说誓曰：“念赵大郎、钱二郎、孙三郎，虽然异姓，既结为兄弟，"
-            "则同心协力。”李四郎在旁看了。")
-    part = _extract(text, roster)
+    part = _extract(SENTENCES["oath"], roster)
     sworn = {tuple(sorted((r.source, r.target))) for r in part.relations
              if r.type == "sworn_brothers"}
     assert sworn == {("qian", "zhao"), ("qian", "sun"), ("sun", "zhao")}
@@ -113,25 +119,17 @@ def test_fates_are_states_of_who_dies(parts: dict[int, ChapterPart]) -> None:
             _verbatim_and_unique(ref.quote, ref.chunk_id, state.chapter)
 
 
-@pytest.mark.parametrize("text, dead", [
-    ("赵大郎听罢，大叫一声，气绝而死。", {"zhao"}),
-    ("钱二郎被赵大郎一刀砍死。", {"qian"}),
-    ("赵大郎与钱二郎斗到三十合，被赵大郎一刀斩于马下。", set()),  # the one who acts lives
-    ("赵大郎曰：“钱二郎若不降，必死。”", set()),  # a threat in speech
-    ("赵大郎几乎身死。", set()),  # a narrow escape
-    ("赵大郎闻钱二郎已死，放声大哭。", {"qian"}),  # 赵 only hears of it
-    ("钱二郎曰：“吾今日当为国家出力。”言毕，驾崩。", {"qian"}),  # the speaker
-])
-def test_fate_rules(text: str, dead: set[str]) -> None:
-    part = _extract(text, _tiny([("zhao", "赵大郎"), ("qian", "钱二郎")]))
-    assert {s.person for s in part.states if s.description == FATE_NOTE} == dead
+@pytest.mark.parametrize("case", SENTENCES["fates"], ids=lambda c: c["why"] or c["text"][:6])
+def test_fate_rules(case: dict[str, Any]) -> None:
+    part = _extract(case["text"], _tiny([("zhao", "赵大郎"), ("qian", "钱二郎")]))
+    assert {s.person for s in part.states if s.description == FATE_NOTE} == set(case["dead"])
 
 
 def test_a_books_band_words_never_reach_another_book() -> None:
     """受了招安 is one book's status word: a book without its tables gets no such state, and
     a death stays a death."""
     roster = _tiny([("zhao", "赵大郎"), ("qian", "钱二郎")])
-    part = _extract("赵大郎受了招安。钱二郎投降了赵大郎。钱二郎后病故于营中。", roster)
+    part = _extract(SENTENCES["band"], roster)
     values = {s.value for s in part.states}
     assert values == {"病故"}
     assert any(r.type == "recruited" and (r.source, r.target) == ("zhao", "qian")
