@@ -41,7 +41,7 @@ def _inputs(cfg: Settings) -> Inputs:
     from extract.pipeline import load_inputs
 
     corpus = load_corpus_for(cfg)
-    return load_inputs(cfg, corpus.blocks, {n: c.title for n, c in corpus.chapters.items()})
+    return load_inputs(cfg, corpus.blocks, titles={n: c.title for n, c in corpus.chapters.items()})
 
 
 @extract_app.callback()
@@ -227,6 +227,48 @@ def _print_report(result: QualityReport) -> None:
         overall.add_row(name, str(score.found), str(score.curated), str(score.correct),
                         str(score.recalled), f"{score.precision:.3f}", f"{score.recall:.3f}")
     console.print(overall)
+
+
+@extract_app.command("discover-report")
+@handle_errors
+def discover_report(people: Annotated[str | None, typer.Option(
+                        "--people", help="labelled people (JSON lines: id, name, aliases); default: "
+                                         "the curated lexicon.jsonl of the bundle")] = None,
+                    show: Annotated[int, typer.Option("--show", min=0,
+                                                      help="misses and errors listed")] = 15,
+                    json_out: JsonOpt = False) -> None:
+    """Discover the book's people and aliases from its text alone and measure them against
+    labelled people: recall by mentions, alias recall and precision, merged pairs. Writes nothing."""
+    import time
+    from pathlib import Path
+
+    from extract.discover import discover_lexicon
+    from extract.discovery_report import read_labelled, score_discovery
+    from extract.pipeline import LEXICON_FILE
+    from extract.text import ChapterTexts
+
+    cfg = settings()
+    labelled = read_labelled(Path(people) if people else cfg.bundle / LEXICON_FILE)
+    texts = ChapterTexts(load_corpus_for(cfg).blocks)
+    started = time.perf_counter()
+    discovery = discover_lexicon(texts)
+    seconds = time.perf_counter() - started
+    score = score_discovery(discovery.entries, labelled, texts)
+    summary = {**score.summary(), "discovered_people": len(discovery.entries),
+               "ambiguous_forms": len(discovery.ambiguous), "seconds": round(seconds, 2)}
+    if json_out:
+        print_json({**summary, "missed": score.missed, "unresolved": score.unresolved,
+                    "wrong_aliases": score.wrong_aliases, "merged": score.merged})
+        return
+    for key, value in summary.items():
+        console.print(f"{key:>24}: {value}", highlight=False)
+    for title, rows in (("missed (name, mentions)", sorted(score.missed, key=lambda r: -r[1])),
+                        ("aliases not resolving to their person", score.unresolved),
+                        ("wrong aliases (discovered person, alias, its owner)", score.wrong_aliases),
+                        ("merged pairs", score.merged)):
+        if rows:
+            console.print(f"{title}: " + "; ".join(" ".join(map(str, r)) for r in rows[:show]),
+                          highlight=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -6,7 +6,10 @@ only, never from curated records: the extractor is measured against the curated 
 answer. The same two files are all another novel needs.
 
 Names are compared in simplified script (`to_simplified`), so both scripts denote one person. A
-name form that two people share at the same priority is ambiguous and never matched. Priorities,
+name form that two people share at the same priority is ambiguous: each of its mentions is
+resolved by its passage (`NameMatcher.find`): the candidate named last before it in the block (by
+a form of their own), else the one named nearest after it, else the one the chapter belongs to
+(inside their first–last chapters, the most named). Priorities,
 highest first: a scene form of the corpus tables inside its chapters (那妇人 in one woman's
 chapters is her), a lexicon person's own name, a lexicon alias. A lexicon alias (a nickname, a
 title) matches only from the person's first chapter on, and the short aliases of the tables'
@@ -59,6 +62,7 @@ class LexiconEntry(BaseModel):
     rank: int | None = None
     star: str | None = None
     first_chapter: int | None = None
+    last_chapter: int | None = None
     mentions: int | None = None
     profile: str = ""
 
@@ -130,23 +134,64 @@ def _node_pattern(node: Trie) -> str:
     return body
 
 
-class NameMatcher:
-    """Finds every non-overlapping name (longest first, left to right) in a simplified text."""
+Weights = dict[str, float]
+"""person → how likely a shared form denotes them in a chapter, when the passage does not say."""
 
-    def __init__(self, forms: dict[str, str], tables: CorpusTables | None = None) -> None:
+
+class NameMatcher:
+    """Finds every non-overlapping name (longest first, left to right) in a simplified text; a
+    form several people share is resolved by the passage (see the module's docstring)."""
+
+    def __init__(self, forms: dict[str, str], tables: CorpusTables | None = None,
+                 shared: dict[str, tuple[str, ...]] | None = None,
+                 weights: Weights | None = None) -> None:
         self._owner = forms
+        self._shared = shared or {}
+        self._weights = weights or {}
         self._tables = tables or CorpusTables()
-        self._pattern = re.compile(_trie_pattern(forms)) if forms else None
+        every = [*forms, *self._shared]
+        self._pattern = re.compile(_trie_pattern(every)) if every else None
+
+    def weighted(self, weights: Weights) -> NameMatcher:
+        """The same matcher (its compiled pattern shared) with another chapter's prior."""
+        twin = NameMatcher.__new__(NameMatcher)
+        twin.__dict__.update(self.__dict__)
+        twin._weights = weights
+        return twin
+
+    @property
+    def shares(self) -> bool:
+        return bool(self._shared)
 
     def find(self, simplified: str) -> list[Mention]:
         if self._pattern is None:
             return []
-        found = []
+        found: list[Mention] = []
+        pending: list[tuple[int, int, str]] = []
         for match in self._pattern.finditer(simplified):
             form = match.group()
-            if form in self._owner and not _excluded(simplified, match.start(), form, self._tables):
+            if _excluded(simplified, match.start(), form, self._tables):
+                continue
+            if form in self._owner:
                 found.append(Mention(self._owner[form], match.start(), match.end(), form))
+            elif form in self._shared:
+                pending.append((match.start(), match.end(), form))
+        if pending:
+            found = sorted(found + [self._resolve(found, *p) for p in pending], key=lambda m: m.start)
         return found
+
+    def _resolve(self, named: list[Mention], start: int, end: int, form: str) -> Mention:
+        """The candidate named last before the form, else nearest after it, else the likeliest."""
+        candidates = self._shared[form]
+        before = [m for m in named if m.end <= start and m.person in candidates]
+        after = [m for m in named if m.start >= end and m.person in candidates]
+        if before:
+            person = before[-1].person
+        elif after:
+            person = after[0].person
+        else:
+            person = max(candidates, key=lambda p: (self._weights.get(p, 0.0), p))
+        return Mention(person, start, end, form)
 
 
 def _excluded(text: str, start: int, form: str, tables: CorpusTables) -> bool:
@@ -161,12 +206,17 @@ class Roster:
     """Everyone the extractor can name: one Person per real person, with every name form."""
 
     def __init__(self, people: Sequence[Person], forms: Sequence[NameForm],
-                 tables: CorpusTables | None = None) -> None:
+                 tables: CorpusTables | None = None,
+                 spans: dict[str, tuple[int | None, int | None, int]] | None = None) -> None:
         self.people: dict[str, Person] = {p.id: p for p in people}
+        self.spans = spans or {}
+        """person → (first chapter, last chapter, mentions): the prior of a shared form."""
         self.forms = list(forms)
         self.tables = tables or CorpusTables()
         self._matchers: dict[frozenset[str], NameMatcher] = {}
         self._owner_maps: dict[frozenset[str], dict[str, str]] = {}
+        self._shared_maps: dict[frozenset[str], dict[str, tuple[str, ...]]] = {}
+        self._weighted: dict[int, tuple[NameMatcher, NameMatcher]] = {}
         self._chapter_keys: dict[int, frozenset[str]] = {}
         self._embedded: dict[tuple[str, frozenset[str]], list[tuple[str, str]]] = {}
 
@@ -179,7 +229,17 @@ class Roster:
         known = {p.id for p in people}
         forms += [NameForm(to_simplified(form), s.person, SCENE, ChapterSpan(s.first, s.last))
                   for s in tables.scene_forms if s.person in known for form in s.forms]
-        return cls(people, forms, tables)
+        spans = {e.id: (e.first_chapter, e.last_chapter, e.mentions or 0) for e in lexicon}
+        return cls(people, forms, tables, spans)
+
+    def weights(self, chapter: int) -> Weights:
+        """How likely each person is meant in the chapter by a shared form: their mentions, far
+        less outside their first–last chapters."""
+        weights = {}
+        for person, (first, last, mentions) in self.spans.items():
+            inside = (first is None or first <= chapter) and (last is None or chapter <= last)
+            weights[person] = float(mentions or 1) * (1.0 if inside else 0.001)
+        return weights
 
     def embedded(self, form: str, chapter: int) -> list[tuple[str, str]]:
         """Other people named inside a name form, with the rest of the form: 甲娘子 →
@@ -213,11 +273,27 @@ class Roster:
         return key, owners
 
     def matcher(self, chapter: int) -> NameMatcher:
+        """The chapter's matcher; with shared forms it is the chapter's own (their prior is)."""
         key, owners = self._owners_in(chapter)
         matcher = self._matchers.get(key)
         if matcher is None:
-            matcher = self._matchers[key] = NameMatcher(owners, self.tables)
-        return matcher
+            matcher = self._matchers[key] = NameMatcher(owners, self.tables, self._shared_in(key, chapter))
+        if not matcher.shares:
+            return matcher
+        weighted = self._weighted.get(chapter)
+        if weighted is None or weighted[0] is not matcher:
+            weighted = self._weighted[chapter] = (matcher, matcher.weighted(self.weights(chapter)))
+        return weighted[1]
+
+    def _shared_in(self, key: frozenset[str], chapter: int) -> dict[str, tuple[str, ...]]:
+        shared = self._shared_maps.get(key)
+        if shared is None:
+            shared = self._shared_maps[key] = _shared(f for f in self.forms if f.applies(chapter))
+        return shared
+
+    def shared_forms(self) -> dict[str, tuple[str, ...]]:
+        """Every form two people share at the top priority (anywhere in the book)."""
+        return _shared(self.forms)
 
     def resolve(self, name: str, chapter: int | None = None) -> str | None:
         """The person id a name denotes (in the chapter when given), or None."""
@@ -233,6 +309,8 @@ class Roster:
                        if len(n) >= MIN_FORM]
         self._matchers.clear()
         self._owner_maps.clear()
+        self._shared_maps.clear()
+        self._weighted.clear()
         self._embedded.clear()
         self._chapter_keys.clear()
 
@@ -261,8 +339,7 @@ def _alias_scope(form: str, first_chapter: int | None, tables: CorpusTables) -> 
     return None
 
 
-def _owners(forms: Iterable[NameForm]) -> dict[str, str]:
-    """form → person, the highest priority winning; a tie between two people drops the form."""
+def _best(forms: Iterable[NameForm]) -> dict[str, tuple[int, set[str]]]:
     best: dict[str, tuple[int, set[str]]] = {}
     for f in forms:
         priority, people = best.get(f.form, (0, set()))
@@ -270,5 +347,17 @@ def _owners(forms: Iterable[NameForm]) -> dict[str, str]:
             best[f.form] = (f.priority, {f.person})
         elif f.priority == priority:
             people.add(f.person)
-    return {form: next(iter(people)) for form, (_, people) in best.items() if len(people) == 1}
+    return best
+
+
+def _owners(forms: Iterable[NameForm]) -> dict[str, str]:
+    """form → person, the highest priority winning; a form two people tie on is not here (see
+    `_shared`)."""
+    return {form: next(iter(people)) for form, (_, people) in _best(forms).items() if len(people) == 1}
+
+
+def _shared(forms: Iterable[NameForm]) -> dict[str, tuple[str, ...]]:
+    """form → the people who tie on it at its highest priority (resolved passage by passage)."""
+    return {form: tuple(sorted(people)) for form, (_, people) in _best(forms).items()
+            if len(people) > 1}
 

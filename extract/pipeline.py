@@ -26,7 +26,8 @@ from typing import Protocol
 
 from core.atomic import replace_directory
 from core.settings import Settings, bundle_fingerprint
-from extract.corpus_tables import read_tables
+from extract.corpus_tables import CorpusTables, read_tables
+from extract.discover import DISCOVERED_DIR, Discovery, discover_lexicon, write_discovery
 from extract.fates import first_fates
 from extract.gate import Gate, decide, write_gate
 from extract.names import Roster, read_lexicon
@@ -113,13 +114,32 @@ def curated_chapters(curated: KnowledgeBundle) -> set[int]:
 
 
 def load_inputs(settings: Settings, blocks: Sequence[Block],
+                discovery: Discovery | None = None,
                 titles: Mapping[int, str] | None = None) -> Inputs:
-    """`titles`: the chapters' title lines (the 回目 the headline events and the summaries read);
+    """The extraction's inputs. A book with a curated lexicon (`<bundle>/lexicon.jsonl`) is
+    extracted with it and its corpus tables; any other book with the lexicon discovered from its
+    text (`discovery`, else discovered now and written under `<data>/<book>/discovered/`), empty
+    tables, and the curated bundle when there is one (else none: nothing to measure against).
+    `titles`: the chapters' title lines (the 回目 the headline events and the summaries read);
     without them the chapters get neither."""
+    texts = ChapterTexts(blocks, titles)
     fingerprint = bundle_fingerprint(settings.bundle)
-    curated = load_bundle(settings.bundle, blocks)
-    roster = Roster.build(read_lexicon(settings.bundle / LEXICON_FILE), read_tables(settings.bundle))
-    return Inputs(list(blocks), curated, roster, ChapterTexts(blocks, titles), fingerprint)
+    curated = load_bundle(settings.bundle, blocks) if settings.bundle.is_dir() \
+        else bundle_from_records(blocks=blocks)
+    lexicon = settings.bundle / LEXICON_FILE
+    if lexicon.exists():
+        roster = Roster.build(read_lexicon(lexicon), read_tables(settings.bundle))
+    else:
+        if discovery is None:
+            discovery = discover_lexicon(texts)
+            write_discovery(discovery, discovered_dir(settings))
+        roster = Roster.build(discovery.entries, CorpusTables())
+    return Inputs(list(blocks), curated, roster, texts, fingerprint)
+
+
+def discovered_dir(settings: Settings) -> Path:
+    """Where a book's discovered lexicon, evidence and shared forms are kept."""
+    return settings.corpus_dir() / DISCOVERED_DIR
 
 
 @dataclass

@@ -129,6 +129,14 @@ class ChapterTexts:
         self._blocks = {n: sorted(bs, key=lambda b: b.start) for n, bs in by_chapter.items()}
         self._normalized: dict[int, str] = {}
 
+    def chapters(self) -> list[int]:
+        """The chapter numbers, in order."""
+        return sorted(self._blocks)
+
+    def original(self, chapter: int) -> str:
+        """The chapter's text as written (its blocks joined): what a verbatim quote is cut from."""
+        return "".join(b.text for b in self._blocks.get(chapter, []))
+
     def normalized(self, chapter: int) -> str:
         text = self._normalized.get(chapter)
         if text is None:

@@ -248,7 +248,7 @@ def test_the_extractor_reads_no_curated_record(tmp_path: Path) -> None:
     bare.mkdir()
     for name in (LEXICON_FILE, TABLES_FILE):
         shutil.copy(DEFAULT_BUNDLE / name, bare / name)
-    alone = load_inputs(Settings(bundle=bare), list(book_blocks()), book_titles())
+    alone = load_inputs(Settings(bundle=bare), list(book_blocks()), titles=book_titles())
     assert alone.curated.counts() == {"people": 0, "events": 0, "relations": 0, "states": 0,
                                       "chapters": 0}
     with_curated = fresh_inputs()

@@ -1,6 +1,6 @@
-"""Query expansion for wording gaps: the canonical names of the people a question calls by another
-form, and the corpus profile's map from the words readers use to the words the novel uses (报仇 →
-杀/搠/剜 …). Switchable by `KBX_QUERY_EXPANSION`."""
+"""Query expansion for wording gaps: the other names of the people a question names (a name → the
+forms the text calls the person by), and the corpus profile's map from the words readers use to the words
+the novel uses (报仇 → 杀/搠/剜 …). Switchable by `KBX_QUERY_EXPANSION`."""
 
 from __future__ import annotations
 
@@ -17,13 +17,26 @@ def wording_expansions(question: str, wordings: Mapping[str, Sequence[str]]) -> 
     return [w for key, words in wordings.items() if key in text for w in words]
 
 
-def alias_expansions(named: Iterable[tuple[Person, str]]) -> list[str]:
-    """The canonical name of each person the question calls by another form (a nickname → the name).
+OTHER_FORMS = 2
+"""Other forms added per person named: a lexicon lists a person's aliases most used first (the
+discovery orders them by mentions), so these are the forms the text calls them by most. More would
+let a main character's many forms drown the question's own words."""
 
-    Other aliases are not added: for a hub character they match nearly every block and drown the
-    question's own words."""
-    return [person.name for person, written in named
-            if normalize(written) != normalize(person.name)]
+
+def alias_expansions(named: Iterable[tuple[Person, str]]) -> list[str]:
+    """For each person the question names: their name when it is called by another form (a
+    nickname → the name), and their first `OTHER_FORMS` other forms (甲乙 → 甲公, 丙), none
+    contained in the written form or containing it (甲丙 adds nothing 丙 does not)."""
+    found: list[str] = []
+    for person, written in named:
+        said = normalize(written)
+        if said != normalize(person.name):
+            found.append(person.name)
+            continue
+        others = [a for a in person.aliases if len(normalize(a)) >= 2 and normalize(a) != said
+                  and normalize(a) not in said and said not in normalize(a)]
+        found += others[:OTHER_FORMS]
+    return found
 
 
 def expansions_for(question: str, named: Iterable[tuple[Person, str]],

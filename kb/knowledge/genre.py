@@ -4,8 +4,8 @@ Two files, one job each (a word is in one of them only):
 
 * `kb/data/genre/zhanghui.json` — the genre's (章回小说): relation, state and fate cues, action
   words, verse openers, narrators' clause openers, speech forms, the 回目 heading, address terms
-  that denote whoever holds them. text-people adds its sections (speakers, introductions) to
-  the same file through this loader; sections stay separate.
+  that denote whoever holds them; and the `people` section, what marks a person (speakers,
+  introductions, titles and kinship forms) for the discovery of people (`extract.discover`).
 * the `extraction` section of `kb/data/lang/zh.json` — the language's grammar words: negation,
   the passive and disposal markers, the connectors that join names into a list (`Grammar`; the
   rest of that file is the answering code's, `kb.knowledge.language`, which types this section
@@ -43,6 +43,7 @@ StateKind = Literal["status", "place", "title", "possession"]
 Side = Literal["before", "after"]
 Pattern = re.Pattern[str]
 M = TypeVar("M", bound=BaseModel)
+Words = tuple[str, ...]
 
 
 class _Data(BaseModel):
@@ -119,12 +120,39 @@ class Summary(_Data):
     weighty: Pattern = Field(description="acts that make a sentence tell the story")
 
 
+class PeopleWords(BaseModel):
+    """What marks a person in the text: the speaker's cues after a name (甲道, 甲大怒), the
+    introductions (姓…名…字…, 绰号), the titles and kinship forms after a surname (甲公, 二爷),
+    the generic speakers that are no one's name (众人, 左右) and the words that make a noun
+    generic when they stand before it (那, 一个)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    about: str = ""
+    speaker_cues: Words = Field(min_length=1)
+    intro_surname: Words = Field(min_length=1, description="复姓 / 姓 before a surname")
+    intro_given: Words = Field(min_length=1, description="名 before a given name")
+    intro_courtesy: Words = Field(min_length=1, description="字 before a courtesy name")
+    intro_courtesy_later: Words = Field(default=(), description="a courtesy name taken later")
+    intro_childhood: Words = Field(default=(), description="小字 before a childhood name")
+    intro_styled: Words = Field(default=(), description="号 before a sobriquet")
+    intro_nickname: Words = Field(default=(), description="绰号 / 人称 before a nickname")
+    intro_identity: Words = Field(default=(), description="乃 in 甲乃乙也")
+    identity_end: Words = Field(default=())
+    titles: Words = Field(default=(), description="titles after a surname: 甲公, 甲丞相")
+    kinship_forms: Words = Field(default=(), description="forms of address by rank: 二爷, 三郎")
+    generic_speakers: Words = Field(default=(), description="speakers who are no one's name")
+    determiners: Words = Field(default=(), description="words before a generic noun (那, 一)")
+    name_characters: Words = Field(default=(), description="one-character cues that also end names (云)")
+
+
 class Genre(_Data):
-    """The genre's extraction vocabulary (`kb/data/genre/zhanghui.json`)."""
+    """The genre's extraction vocabulary (`kb/data/genre/zhanghui.json`); a misspelled section is
+    an error, not a default."""
 
-    model_config = ConfigDict(frozen=True, extra="allow")
-    """Other helpers' sections (speakers, introductions) are theirs to type; they are kept."""
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
+    doc: str = Field(default="", alias="_doc")
     name: str = Field(min_length=1)
     relation_cues: tuple[RelationCue, ...] = Field(min_length=1)
     state_cues: tuple[StateCue, ...] = ()
@@ -160,6 +188,7 @@ class Genre(_Data):
         default=(), description="forms that denote whoever holds them, never one person")
     huimu: Huimu
     summary: Summary
+    people: PeopleWords = Field(description="what marks a person (text-people's discovery)")
 
 
 class BookCues(_Data):
@@ -212,6 +241,10 @@ def validated(model: type[M], data: object, path: Path, prefix: str = "") -> M:
 def load_genre(path: Path = GENRE_FILE) -> Genre:
     """The genre file at `path`, validated."""
     return validated(Genre, _read(path), path)
+
+
+read_genre = load_genre
+"""The name the discovery of people reads the file by."""
 
 
 def load_grammar(path: Path = LANGUAGE_FILE) -> Grammar:

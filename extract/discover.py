@@ -1,0 +1,304 @@
+"""People and their aliases discovered from a book's text alone: the lexicon of a book that has
+no curated one.
+
+Three readings of the whole text, each a signal of Chinese fiction in general (the words are the
+genre's and the language's data, `kb.knowledge.genre` / `kb.knowledge.surnames`):
+
+1. statistics (`extract.name_stats`): surname-initial strings that speak and act and stand whole;
+2. introductions (`extract.introductions`): 姓甲名乙字丙, 甲字丙, 小字, 绰号 — each alias with the
+   sentence that gives it;
+3. title forms (`extract.title_forms`): 甲公, 甲将军 tied to the person of that surname the
+   passages around them name.
+
+A form two people hold (two courtesy names alike, a title form both are near) is kept on both and
+reported in `ambiguous`; the name matcher (`extract.names`) resolves it passage by passage. The
+result is written under `<data>/<book>/discovered/` (`write_discovery`) and read back by the
+extraction pipeline in place of a curated `lexicon.jsonl`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from core.atomic import replace_directory
+from core.errors import ConfigError
+from core.text import to_simplified
+from extract.epithets import epithets
+from extract.introductions import Intro, IntroductionReader, sentence_around
+from extract.name_stats import TextStats, full_names, is_word
+from extract.names import LexiconEntry, read_lexicon
+from extract.person_ids import person_ids
+from extract.text import ChapterTexts
+from extract.title_forms import TitleCandidate, TitleTie, tie_title
+from kb.knowledge.genre import PeopleWords, genre
+from kb.knowledge.surnames import Surnames, surnames
+
+M = TypeVar("M", bound=BaseModel)
+Progress = Callable[[int, int], None]
+"""progress(done, total), called after each step of the discovery."""
+
+DISCOVERED_DIR = "discovered"
+LEXICON_FILE, EVIDENCE_FILE, AMBIGUOUS_FILE = "lexicon.jsonl", "evidence.jsonl", "ambiguous.jsonl"
+MIN_MENTIONS = 3
+"""A person named fewer times (by all their forms) is left out: too little to tell."""
+OWN_TITLES = ("夫人", "娘子", "姑娘", "小姐", "氏", "太公", "公子")
+"""Titles after a surname that name someone else than the bearer of the surname's name (甲夫人 is
+his wife or sister): such a form is no alias of a same-surname person."""
+
+
+class AliasEvidence(BaseModel):
+    """Why an alias is a person's: the chapter and the verbatim passage that ties them."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    alias: str
+    person: str
+    chapter: int
+    quote: str
+    rule: str = ""
+    """courtesy / renamed / childhood / nickname / surname+courtesy / title"""
+
+
+class AmbiguousForm(BaseModel):
+    """A form several people hold: resolved by context passage by passage, never dropped."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    form: str
+    people: list[str]
+    mentions: int
+
+
+@dataclass(frozen=True)
+class Discovery:
+    entries: list[LexiconEntry]
+    evidence: list[AliasEvidence]
+    ambiguous: list[AmbiguousForm]
+
+
+@dataclass
+class _Draft:
+    """A person under discovery: their full name, aliases and each alias's evidence."""
+
+    name: str
+    aliases: dict[str, AliasEvidence | None] = field(default_factory=dict)
+
+    def add(self, alias: str, evidence: AliasEvidence | None) -> None:
+        if alias != self.name and (alias not in self.aliases or self.aliases[alias] is None):
+            self.aliases[alias] = evidence
+
+
+class _Book:
+    """The book's chapters in simplified script (offsets equal to the original's)."""
+
+    def __init__(self, texts: ChapterTexts) -> None:
+        self.original = {c: texts.original(c) for c in texts.chapters()}
+        self.simplified = {c: to_simplified(t) for c, t in self.original.items()}
+        self.joined = "\n".join(self.simplified.values())
+
+    def quote(self, chapter: int, start: int, end: int) -> str:
+        lo, hi = sentence_around(self.simplified[chapter], start, end)
+        return self.original[chapter][lo:hi].strip()
+
+    def occurs(self, form: str) -> int:
+        return self.joined.count(form)
+
+
+def discover_lexicon(texts: ChapterTexts, progress: Progress | None = None) -> Discovery:
+    """The book's people with their aliases, the evidence of each alias and the shared forms."""
+    words, names_of = genre().people, surnames()
+    steps = 5
+    tick = progress or (lambda done, total: None)
+    book = _Book(texts)
+    tick(1, steps)
+    stats = TextStats.of(list(book.simplified.values()), names_of, words)
+    tick(2, steps)
+    reader = IntroductionReader(words, lambda s: _loose_name(s, stats, names_of, words))
+    intros = [i for c, text in book.simplified.items() for i in reader.read(c, text)]
+    protected = frozenset(i.name for i in intros if i.name)
+    drafts = {n: _Draft(n) for n in full_names(stats, names_of, words, protected)}
+    _add_introduced(drafts, intros, book, names_of)
+    tick(3, steps)
+    _drop_alias_names(drafts)
+    _add_epithets(drafts, book)
+    _add_titles(drafts, book, names_of, words)
+    tick(4, steps)
+    discovery = _finish(drafts, book)
+    tick(5, steps)
+    return discovery
+
+
+def _loose_name(s: str, stats: TextStats, names_of: Surnames, words: PeopleWords) -> bool:
+    """Could be a full name (for reading introductions): surname + one or two characters, in the
+    text more than once, not a generic speaker or a title form."""
+    surname = names_of.of(s)
+    return surname is not None and 1 <= len(s) - len(surname) <= 2 and stats.count[s] >= 2 and \
+        s not in words.generic_speakers and s[len(surname):] not in words.titles and \
+        not is_word(s, surname)
+
+
+def _add_introduced(drafts: dict[str, _Draft], intros: Iterable[Intro], book: _Book,
+                    names_of: Surnames) -> None:
+    for intro in intros:
+        if intro.name is None:
+            continue
+        draft = drafts.setdefault(intro.name, _Draft(intro.name))
+        if intro.kind == "name":
+            continue
+        quote = book.quote(intro.chapter, intro.start, intro.end)
+        draft.add(intro.alias, AliasEvidence(alias=intro.alias, person=intro.name,
+                                             chapter=intro.chapter, quote=quote, rule=intro.kind))
+        surname = names_of.of(intro.name)
+        if intro.kind in ("courtesy", "renamed") and surname:
+            joined = surname + intro.alias
+            if book.occurs(joined):
+                draft.add(joined, AliasEvidence(alias=joined, person=intro.name, chapter=intro.chapter,
+                                                quote=quote, rule="surname+" + intro.kind))
+
+
+def _drop_alias_names(drafts: dict[str, _Draft]) -> None:
+    """A 'person' whose name is another's alias (甲丙 once 丙 is 甲乙's courtesy name) is that person."""
+    owners: dict[str, set[str]] = {}
+    for draft in drafts.values():
+        for alias in draft.aliases:
+            owners.setdefault(alias, set()).add(draft.name)
+    for name in list(drafts):
+        holders = owners.get(name, set()) - {name}
+        if len(holders) == 1 and not drafts[name].aliases:
+            del drafts[name]
+        elif len(holders) == 1:
+            holder = drafts[next(iter(holders))]
+            for alias, evidence in drafts.pop(name).aliases.items():
+                holder.add(alias, evidence)
+
+
+def _unshared_owner(drafts: dict[str, _Draft]) -> dict[str, str]:
+    holders: dict[str, set[str]] = {}
+    for draft in drafts.values():
+        for form in (draft.name, *draft.aliases):
+            holders.setdefault(form, set()).add(draft.name)
+    return {form: next(iter(names)) for form, names in holders.items() if len(names) == 1}
+
+
+def _add_epithets(drafts: dict[str, _Draft], book: _Book) -> None:
+    for e in epithets(book.simplified, _unshared_owner(drafts)):
+        quote = book.quote(e.chapter, e.start, e.end)
+        drafts[e.person].add(e.epithet, AliasEvidence(alias=e.epithet, person=e.person,
+                                                      chapter=e.chapter, quote=quote, rule="epithet"))
+
+
+def _add_titles(drafts: dict[str, _Draft], book: _Book, names_of: Surnames,
+                words: PeopleWords) -> None:
+    by_surname: dict[str, list[TitleCandidate]] = {}
+    for draft in drafts.values():
+        surname = names_of.of(draft.name)
+        if surname:
+            forms = (draft.name, *(a for a in draft.aliases if len(a) >= 2))
+            by_surname.setdefault(surname, []).append(TitleCandidate(draft.name, forms))
+    titles = [t for t in words.titles if t not in OWN_TITLES]
+    for surname, candidates in sorted(by_surname.items()):
+        for title in titles:
+            form = surname + title
+            if form in drafts or book.occurs(form) < 3:
+                continue
+            tie = tie_title(form, title, candidates, book.simplified)
+            if tie is not None:
+                _add_tie(drafts, tie, book)
+
+
+def _add_tie(drafts: dict[str, _Draft], tie: TitleTie, book: _Book) -> None:
+    quote = book.quote(tie.chapter, tie.start, tie.end)
+    for person in tie.people:
+        rule = "title" if len(tie.people) == 1 else "title (shared)"
+        drafts[person].add(tie.form, AliasEvidence(alias=tie.form, person=person, chapter=tie.chapter,
+                                                   quote=quote, rule=rule))
+
+
+def _finish(drafts: dict[str, _Draft], book: _Book) -> Discovery:
+    from extract.names import NameForm, Roster  # the matcher counts mentions as extraction will
+    from kb.knowledge.models import Person
+
+    holders: dict[str, list[str]] = {}
+    for draft in drafts.values():
+        for form in (draft.name, *draft.aliases):
+            holders.setdefault(form, []).append(draft.name)
+    people = [Person(id=f"p{n}", name=d.name, aliases=list(d.aliases), confidence=0.5,
+                     origin="extracted") for n, d in enumerate(drafts.values())]
+    roster = Roster(people, [NameForm(form, f"p{n}", 2 if form == d.name else 1)
+                             for n, d in enumerate(drafts.values()) for form in (d.name, *d.aliases)])
+    count: Counter[str] = Counter()
+    first: dict[str, int] = {}
+    last: dict[str, int] = {}
+    form_count: Counter[str] = Counter()
+    for chapter, text in book.simplified.items():
+        for m in roster.matcher(chapter).find(text):
+            count[m.person] += 1
+            form_count[m.form] += 1
+            first.setdefault(m.person, chapter)
+            last[m.person] = chapter
+    kept = [(p, d) for p, d in zip(people, drafts.values(), strict=True) if count[p.id] >= MIN_MENTIONS]
+    kept.sort(key=lambda pd: -count[pd[0].id])
+    ids = person_ids([d.name for _, d in kept])
+    id_of = {d.name: ids[n] for n, (_, d) in enumerate(kept)}
+    entries, evidence = [], []
+    for person, draft in kept:
+        aliases = sorted(draft.aliases, key=lambda a: (-form_count[a], a))
+        entries.append(LexiconEntry(id=id_of[draft.name], name=draft.name, aliases=aliases,
+                                    first_chapter=first.get(person.id),
+                                    last_chapter=last.get(person.id), mentions=count[person.id]))
+        evidence += [e.model_copy(update={"person": id_of[draft.name]})
+                     for e in (draft.aliases[a] for a in aliases) if e is not None]
+    ambiguous = [AmbiguousForm(form=form, people=[id_of[n] for n in names if n in id_of],
+                               mentions=book.occurs(form))
+                 for form, names in sorted(holders.items())
+                 if len([n for n in names if n in id_of]) > 1]
+    return Discovery(entries, evidence, ambiguous)
+
+
+# -- storage --------------------------------------------------------------------------------------
+
+def write_discovery(discovery: Discovery, directory: Path) -> None:
+    """lexicon.jsonl, evidence.jsonl and ambiguous.jsonl, swapped in at once."""
+    def write(tmp: Path) -> None:
+        _write_lines(tmp / LEXICON_FILE, (e.model_dump_json(exclude_none=True) for e in discovery.entries))
+        _write_lines(tmp / EVIDENCE_FILE, (e.model_dump_json() for e in discovery.evidence))
+        _write_lines(tmp / AMBIGUOUS_FILE, (a.model_dump_json() for a in discovery.ambiguous))
+
+    replace_directory(directory, write)
+
+
+def _write_lines(path: Path, lines: Iterable[str]) -> None:
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+
+
+def read_discovery(directory: Path) -> Discovery:
+    """The discovery written by `write_discovery`; a ConfigError names the file and line."""
+    return Discovery(read_lexicon(directory / LEXICON_FILE),
+                     _read_models(directory / EVIDENCE_FILE, AliasEvidence),
+                     _read_models(directory / AMBIGUOUS_FILE, AmbiguousForm))
+
+
+def _read_models(path: Path, model: type[M]) -> list[M]:
+    if not path.exists():
+        raise ConfigError(f"{path}: missing (run the discovery again)")
+    rows = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.strip():
+            try:
+                rows.append(model.model_validate_json(line))
+            except ValidationError as exc:
+                raise ConfigError(f"{path}:{number}: {exc.errors()[0]['msg']}") from exc
+    return rows
+
+
+def dumps(discovery: Discovery) -> str:
+    """A short JSON summary (counts) for logs and the CLI."""
+    return json.dumps({"people": len(discovery.entries), "evidence": len(discovery.evidence),
+                       "ambiguous": len(discovery.ambiguous)}, ensure_ascii=False)

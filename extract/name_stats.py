@@ -1,0 +1,178 @@
+"""Full personal names found by statistics over the whole text: surname-initial strings that speak
+and act (甲道, 甲大怒), are not generic nouns (那和尚), and stand whole (their neighbours vary).
+
+Signals, all of Chinese fiction in general: a surname of the language data starts the string; the
+genre's speaker cues follow it; the genre's determiners rarely precede it (a name takes no 那 or
+一个); its left and right neighbours are diverse (boundary statistics: the tail of a
+double-surname name is always preceded by its first character, a surname and half a courtesy
+name always followed by the other half, so neither is a whole name); the segmenter's dictionary does not
+know it as a common word (jieba's non-`nr` entries), or knows it as a name (`nr`), which also
+stands for the speaker cues of a rarely speaking person.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from kb.knowledge.genre import PeopleWords
+from kb.knowledge.surnames import Surnames
+
+MIN_COUNT = 4
+"""Occurrences below this say nothing a statistic can read."""
+MIN_SPOKEN = 2
+ABSORBED = 0.7
+"""A string whose one neighbour accompanies it this often is part of a longer unit."""
+GENERIC_SHARE = 0.2
+"""A string preceded by a determiner this often is a generic noun (那和尚, 一个庄客)."""
+COMMON_WORD_FREQ = 30
+"""A dictionary word of this frequency with a tag other than a name's is a word, not a name."""
+SHORTER_DOMINATES = 3
+OPENING = 0.2
+"""A name opens clauses or speaks: (share after punctuation) + 2 × (share before a speaker cue)
+reaches this, where a phrase (a surname character + a verb or a noun) sits inside clauses after a verb."""
+CJK = re.compile(r"[\u3400-\u9fff]+")
+CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
+
+
+@lru_cache(maxsize=1)
+def _dictionary() -> tuple[dict[str, int], dict[str, str]]:
+    """jieba's word frequencies and tags (its bundled dictionary; read once, ≈1 s)."""
+    import jieba
+    import jieba.posseg
+
+    jieba.setLogLevel(60)
+    jieba.initialize()
+    return jieba.dt.FREQ, jieba.posseg.dt.word_tag_tab
+
+
+def dictionary_tag(word: str) -> tuple[int, str | None]:
+    freq, tags = _dictionary()
+    return freq.get(word, 0) or 0, tags.get(word)
+
+
+def is_common_word(word: str) -> bool:
+    """A word of the language the dictionary does not tag as a name (左右, 丞相)."""
+    freq, tag = dictionary_tag(word)
+    return tag is not None and not tag.startswith("nr") and freq >= COMMON_WORD_FREQ
+
+
+def is_word(s: str, surname: str) -> bool:
+    """A common word, or one with a character after it (a common word + 上): not a name."""
+    return is_common_word(s) or (len(s) == 3 and len(surname) == 1 and is_common_word(s[:2]))
+
+
+def is_dictionary_name(word: str) -> bool:
+    return (dictionary_tag(word)[1] or "").startswith("nr")
+
+
+@dataclass
+class TextStats:
+    """Counts over the whole book of every surname-initial string of a name's length."""
+
+    texts: Sequence[str]
+    count: Counter[str] = field(default_factory=Counter)
+    spoken: Counter[str] = field(default_factory=Counter)
+    after_determiner: Counter[str] = field(default_factory=Counter)
+    left: dict[str, Counter[str]] = field(default_factory=dict)
+    right: dict[str, Counter[str]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, texts: Sequence[str], surnames: Surnames, words: PeopleWords) -> TextStats:
+        stats = cls(texts)
+        cues = re.compile("|".join(map(re.escape, sorted(words.speaker_cues, key=len, reverse=True))))
+        determiners = frozenset(words.determiners)
+        for text in texts:
+            stats._scan(text, surnames, cues, determiners)
+        return stats
+
+    def _scan(self, text: str, surnames: Surnames, cues: re.Pattern[str],
+              determiners: frozenset[str]) -> None:
+        count, spoken, after = self.count, self.spoken, self.after_determiner
+        for run in CJK.finditer(text):
+            lo, hi = run.span()
+            for at in range(lo, hi - 1):
+                first = text[at]
+                double = text[at:at + 2] in surnames.double
+                if not double and first not in surnames.single:
+                    continue
+                shortest = 3 if double else 2
+                for size in range(shortest, shortest + 2):
+                    end = at + size
+                    if end > hi:
+                        break
+                    s = text[at:end]
+                    count[s] += 1
+                    if cues.match(text, end):
+                        spoken[s] += 1
+                    if at > 0 and text[at - 1] in determiners:
+                        after[s] += 1
+
+    def neighbours(self, names: Sequence[str]) -> None:
+        """Left and right neighbour counts of the given strings (one scan each, in C)."""
+        for name in names:
+            left, right = Counter[str](), Counter[str]()
+            pattern = re.compile(re.escape(name))
+            for text in self.texts:
+                for m in pattern.finditer(text):
+                    left[text[m.start() - 1] if m.start() else "^"] += 1
+                    right[text[m.end()] if m.end() < len(text) else "$"] += 1
+            self.left[name], self.right[name] = left, right
+
+
+def _absorbed(neighbours: Counter[str], total: int) -> bool:
+    if not neighbours or total < MIN_COUNT:
+        return False
+    char, n = neighbours.most_common(1)[0]
+    return bool(CJK.fullmatch(char)) and n >= ABSORBED * total
+
+
+def full_names(stats: TextStats, surnames: Surnames, words: PeopleWords,
+               protected: frozenset[str] = frozenset()) -> dict[str, int]:
+    """Strings that are people's full names, with their counts. `protected`: names an
+    introduction gave (they skip the statistics but still need a count)."""
+    generic = frozenset(words.generic_speakers)
+    tails = frozenset(words.titles) | frozenset(words.kinship_forms)
+    first: dict[str, int] = {}
+    for s, n in stats.count.items():
+        if n < MIN_COUNT or s in generic:
+            continue
+        surname = surnames.of(s)
+        if surname is None or s == surname or s[len(surname):] in tails or s[-1:] in tails:
+            continue
+        if stats.after_determiner[s] > GENERIC_SHARE * n or is_word(s, surname):
+            continue
+        if stats.spoken[s] >= MIN_SPOKEN or is_dictionary_name(s):
+            first[s] = n
+    first = {s: n for s, n in first.items() if not _holds_cue(s, words)}
+    stats.neighbours(sorted(first))
+    kept = {s: n for s, n in first.items()
+            if not _absorbed(stats.left[s], n) and not _absorbed(stats.right[s], n)
+            and _opens(stats, s, n)}
+    kept = {s: n for s, n in kept.items() if not _part_of_shorter(s, n, kept)}
+    for name in protected:
+        kept[name] = max(stats.count[name], 1)
+    return kept
+
+
+def _holds_cue(s: str, words: PeopleWords) -> bool:
+    """甲大喜, 闻之: a speaker cue inside the string (a one-character cue only at its end)."""
+    return any((cue in s) if len(cue) > 1 else s.endswith(cue) for cue in words.speaker_cues
+               if cue not in words.name_characters)
+
+
+def _opens(stats: TextStats, s: str, n: int) -> bool:
+    left = stats.left[s]
+    total = sum(left.values()) or 1
+    after_break = sum(v for c, v in left.items() if not CJK_CHAR.match(c)) / total
+    return after_break + 2 * stats.spoken[s] / n >= OPENING
+
+
+def _part_of_shorter(s: str, n: int, kept: dict[str, int]) -> bool:
+    """甲乙道 beside a far more frequent 甲乙: the longer string is the name and a word."""
+    if len(s) < 3:
+        return False
+    return any(kept.get(part, 0) >= SHORTER_DOMINATES * n for part in (s[:-1], s[1:]))

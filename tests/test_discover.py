@@ -1,0 +1,73 @@
+"""Discovering people and aliases from a book's text alone, on real chapters of both corpora:
+the names, the aliases with the passage that gives them, and what is written to disk."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from core.settings import DEFAULT_CORPUS
+from core.text import normalize
+from extract.discover import Discovery, discover_lexicon, read_discovery, write_discovery
+from extract.text import ChapterTexts
+from ingest.chunking import chunk_corpus
+from ingest.corpus import read_corpus
+
+SANGUO = DEFAULT_CORPUS.parent.parent / "sanguo" / "zh-hans"
+
+
+@lru_cache(maxsize=4)
+def texts_of(corpus: Path, first: int, last: int) -> ChapterTexts:
+    return ChapterTexts(chunk_corpus(read_corpus(corpus, set(range(first, last + 1))), 600))
+
+
+@lru_cache(maxsize=4)
+def discovered(corpus: Path, first: int, last: int) -> Discovery:
+    return discover_lexicon(texts_of(corpus, first, last))
+
+
+def _by_name(discovery: Discovery) -> dict[str, list[str]]:
+    return {e.name: e.aliases for e in discovery.entries}
+
+
+def test_people_and_courtesy_names_of_the_opening_chapters() -> None:
+    found = _by_name(discovered(SANGUO, 1, 5))
+    for name in ("刘备", "关羽", "张飞", "曹操", "董卓"):
+        assert name in found, name
+    assert "玄德" in found["刘备"] and "刘玄德" in found["刘备"]
+    assert "孟德" in found["曹操"]
+    assert "玄德" not in found and "刘玄德" not in found  # an alias is not a person of its own
+
+
+def test_each_alias_cites_the_verbatim_passage_that_gives_it() -> None:
+    discovery = discovered(SANGUO, 1, 5)
+    texts = texts_of(SANGUO, 1, 5)
+    ids = {e.name: e.id for e in discovery.entries}
+    evidence = {(e.alias, e.person): e for e in discovery.evidence}
+    courtesy = evidence[("玄德", ids["刘备"])]
+    assert courtesy.chapter == 1 and "字玄德" in courtesy.quote and "刘" in courtesy.quote
+    for e in discovery.evidence:
+        assert e.quote in texts.original(e.chapter), e
+        assert normalize(e.alias) in normalize(e.quote) or e.rule.startswith("surname+"), e
+
+
+def test_ids_are_pinyin_and_unique() -> None:
+    discovery = discovered(SANGUO, 1, 5)
+    ids = [e.id for e in discovery.entries]
+    assert len(ids) == len(set(ids))
+    assert {e.name: e.id for e in discovery.entries}["刘备"] == "liu_bei"
+
+
+def test_the_other_script_is_read_alike() -> None:
+    """水浒 is in traditional script: names are found in simplified form, quotes stay as written."""
+    discovery = discovered(DEFAULT_CORPUS, 1, 3)
+    names = _by_name(discovery)
+    assert "史进" in names and "王进" in names
+    texts = texts_of(DEFAULT_CORPUS, 1, 3)
+    assert all(e.quote in texts.original(e.chapter) for e in discovery.evidence)
+
+
+def test_written_and_read_back(tmp_path: Path) -> None:
+    discovery = discovered(SANGUO, 1, 5)
+    write_discovery(discovery, tmp_path / "discovered")
+    assert read_discovery(tmp_path / "discovered") == discovery
