@@ -57,9 +57,15 @@ def test_aliases_and_both_scripts_resolve_to_one_person(roster: Roster) -> None:
     assert roster.resolve("及时雨") == roster.resolve("宋公明") == "song_jiang"
 
 
-def test_an_alias_two_people_share_is_never_matched(roster: Roster) -> None:
+def test_an_alias_two_people_share_is_resolved_by_its_passage(roster: Roster) -> None:
+    """Never dropped: the person named before it in the passage is meant (by name lookup alone,
+    without a passage, it stays unresolved)."""
     assert roster.resolve("好汉") is None
-    assert roster.matcher(50).find("那好汉") == []
+    assert [(m.person, m.form) for m in roster.matcher(50).find("甲乙道：那好汉来了")] == [
+        ("a_one", "甲乙"), ("a_one", "好汉")]
+    assert [(m.person, m.form) for m in roster.matcher(50).find("丙丁道：那好汉来了")] == [
+        ("a_two", "丙丁"), ("a_two", "好汉")]
+    assert roster.shared_forms()["好汉"] == ("a_one", "a_two")
 
 
 def test_longest_name_wins(roster: Roster) -> None:

@@ -165,7 +165,7 @@ class EvidencePipeline:
         follow-up continues."""
         plan = self.plan(question, previous)
         named = [(self.people.people[pid], written) for pid, written in plan.named]
-        expansions = expansions_for(question, named, self.profile.wordings, self.expansion)
+        expansions = expansions_for(plan.question, named, self.profile.wordings, self.expansion)
         if plan.follow_up:
             expansions = [self.people.people[pid].name for pid in plan.person_ids] + expansions
         query = query_text(plan.question, expansions)

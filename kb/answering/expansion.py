@@ -18,20 +18,24 @@ def wording_expansions(question: str, wordings: Mapping[str, Sequence[str]]) -> 
 
 
 OTHER_FORMS = 2
-"""Other forms added per person named: a lexicon lists a person's aliases most used first (the
-discovery orders them by mentions), so these are the forms the text calls them by most. More would
-let a main character's many forms drown the question's own words."""
+"""Other forms added per person named, for people of a discovered lexicon (origin `extracted`):
+the discovery lists a person's aliases most used first, so these are the forms the text calls
+them by most; more would let a main character's many forms drown the question's own words. A
+curated lexicon lists aliases in its readers' order, not by use, so its people add none."""
 
 
 def alias_expansions(named: Iterable[tuple[Person, str]]) -> list[str]:
     """For each person the question names: their name when it is called by another form (a
-    nickname → the name), and their first `OTHER_FORMS` other forms (甲乙 → 甲公, 丙), none
+    nickname → the name), and, written by their name, their first `OTHER_FORMS` other forms
+    (甲乙 → 甲公, 丙; a discovered person only, see `OTHER_FORMS`), none
     contained in the written form or containing it (甲丙 adds nothing 丙 does not)."""
     found: list[str] = []
     for person, written in named:
         said = normalize(written)
         if said != normalize(person.name):
             found.append(person.name)
+            continue
+        if person.origin != "extracted":
             continue
         others = [a for a in person.aliases if len(normalize(a)) >= 2 and normalize(a) != said
                   and normalize(a) not in said and said not in normalize(a)]

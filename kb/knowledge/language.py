@@ -129,6 +129,31 @@ class Numerals(BaseModel):
     powers: dict[str, int]
 
 
+class Prompt(BaseModel):
+    """The LLM answer's prompt in this language: templates filled by kb.answering.llm_answer."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    system: str
+    asks: dict[str, str] = Field(description="what the plan asks (Plan.asks) said to the model")
+    moments: dict[str, str]
+    question: str
+    plan: str
+    moment: str
+    arc: str
+    knowledge: str
+    plan_records: str
+    summary: str
+    draft: str
+    stages: str
+    stage: str
+    evidence: str
+    reply: str
+    none: str
+    nothing: str
+    separator: str
+
+
 class Language(BaseModel):
     """One language's words (rules in the module docstring)."""
 
@@ -146,6 +171,7 @@ class Language(BaseModel):
     numerals: Numerals
     script_folds: tuple[tuple[str, str], ...] = Field(
         default=(), description="old spellings of asking words → the ones the rules know")
+    prompt: Prompt
     extraction: Grammar | None = Field(
         default=None, description="the grammar words the extractor reads (kb.knowledge.genre)")
 
