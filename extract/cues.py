@@ -50,7 +50,7 @@ NAME_CUE_TYPES = frozenset({"spouse", "family", "parent_child", "siblings", "fat
                             "in_law", "servant", "master_disciple"})
 """Cues read inside a name form (甲娘子): relational nouns only."""
 NEVER = re.compile(r"(?!x)x")
-FROM_GENRE = ("fate_doubt", "fate_hearsay", "carry_lead", "death_words", "verse_openers", "clause_openers",
+FROM_GENRE = ("fate_doubt", "fate_hearsay", "fate_object", "fate_strike", "pronouns", "carry_lead", "death_words", "verse_openers", "clause_openers",
               "actor_verbs", "speech_verb", "hearsay", "patient_tail", "retold", "place_to",
               "place_move", "retrospective", "kill_cue", "spoken_oath", "huimu", "summary")
 """`Cues` fields the genre's data gives as they are."""
@@ -72,6 +72,9 @@ class Cues:
     fates: tuple[FateCue, ...]
     fate_doubt: re.Pattern[str]
     fate_hearsay: re.Pattern[str]
+    fate_object: re.Pattern[str]
+    fate_strike: re.Pattern[str]
+    pronouns: tuple[str, ...]
     carry_lead: re.Pattern[str]
     death_words: re.Pattern[str]
     actions: tuple[tuple[str, str], ...]

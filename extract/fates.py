@@ -18,7 +18,8 @@ doubts — 若, 必, 欲 …: a threat, a fear —, and never a carried fate):
 3. **Killed**: the target of a `killed` relation told in the narrative dies in its chapter
    (`from_kills`), quoted by the relation's first passage, which names both.
 
-One fate per person and chapter: the first found; over the book, a person's first (`first_fates`).
+One fate per person and chapter: the first found; over the book, the first that the person's
+later acts do not refute (`credible_fates`).
 """
 
 from __future__ import annotations
@@ -31,8 +32,12 @@ from extract.cues import Cues, FateCue
 from extract.names import Mention
 from extract.scene import BlockScan, Segment, subjects
 from extract.text import Span
-from kb.knowledge.models import Relation, SourceRef, State
+from kb.knowledge.models import Event, Relation, SourceRef, State
 
+LIVES_ON, AFTERLIFE = 2, 0.2
+"""Later chapters a person may still take part in after a death that is theirs (a funeral, a
+ghost, a name recalled twice in a scene): two, or a fifth of the chapters they acted in before —
+a hero is remembered longer than a bystander."""
 CARRY_BACK = 4
 """Sentences looked back for the person a carried fate is said of."""
 CARRY_HEAD = 8
@@ -105,12 +110,17 @@ def _person(text: str, seg: Segment, start: int, end: int, cue: FateCue, cues: C
     (甲杀入东宫时，那公主自缢: not 甲)."""
     before = [m for m in seg.mentions if m.end <= start and start - m.end <= REACH]
     acting = {m.person for m in _agents(text, [m for m in seg.mentions if m.start < end], cues)}
+    if before and text[start:end].startswith(tuple(p + n for p in cues.passive
+                                                   for n in cues.pronouns)):
+        return None  # 撞着甲，被他刺死: 他 is 甲, who kills; the one who dies is not named
     for mention in reversed(before):
         if mention.person in acting:
             continue  # 甲与乙斗…，被甲斩了: 甲 acts, he does not die
         between = text[mention.end:start]
         if cues.fate_doubt.search(between) or cues.fate_hearsay.search(between):
             return None
+        if _object(text, seg, mention, cues) or cues.patient_tail.match(text, mention.end):
+            return None  # 因征甲时死 / 甲家属被害: someone else dies
         parts = CLAUSE.split(between)
         if len(parts) == 1:
             near = len(between) <= BETWEEN and start - mention.end <= cue.gap
@@ -120,8 +130,18 @@ def _person(text: str, seg: Segment, start: int, end: int, cue: FateCue, cues: C
         later = "".join(parts[1:])  # the clauses after the subject's own
         short = len(parts) - 1 <= MAX_BREAKS and all(len(p) <= SHORT for p in parts[1:-1]) and \
             len(parts[-1]) <= LEAD and not any(ch in later for ch in cues.passive + cues.disposal)
-        return mention if alone and short and _heads_clause(text, seg, mention) else None
+        struck = cues.fate_strike.search(parts[0]) is not None  # 甲刺中乙咽喉，死于马下
+        return mention if alone and short and not struck and _heads_clause(text, seg, mention) \
+            else None
     return None
+
+
+def _object(text: str, seg: Segment, mention: Mention, cues: Cues) -> bool:
+    """The mention is the object of an act in its clause (征甲, 撞着甲, 使甲): the genre's
+    `fate_object` right before it."""
+    cut = max((m.end() for m in CLAUSE.finditer(text, seg.span.start, mention.start)),
+              default=seg.span.start)
+    return cues.fate_object.search(text[cut:mention.start]) is not None
 
 
 def _listed(text: str, seg: Segment, mention: Mention, cues: Cues) -> list[Mention]:
@@ -231,12 +251,25 @@ def one_a_chapter(states: Iterable[State]) -> list[State]:
     return kept
 
 
-def first_fates(states: Iterable[State]) -> list[State]:
-    """A person dies once: of their fates over the book, the first (by chapter) is kept — later
-    ones retell it (话说甲杀了乙 opening the next chapter, 闻知乙已死); other states untouched."""
+def credible_fates(states: Iterable[State], events: Iterable[Event]) -> list[State]:
+    """A person dies once, and the dead do not act: of a person's fates over the book, the first
+    after which they take part in events of few later chapters (`LIVES_ON`, `AFTERLIFE`) is
+    kept (a death reported by a ruse, or feared, is refuted by the chapters the person goes on
+    acting in); the
+    rest of their fates go (they retell it: 话说甲杀了乙 opening the next chapter, 闻知乙已死).
+    Other states are untouched."""
     ordered = list(states)
-    first: dict[str, int] = {}
-    for state in ordered:
-        if state.description == FATE_NOTE:
-            first[state.person] = min(first.get(state.person, state.chapter), state.chapter)
-    return [s for s in ordered if s.description != FATE_NOTE or s.chapter == first[s.person]]
+    acts: dict[str, set[int]] = {}
+    for event in events:
+        for person in event.person_ids:
+            acts.setdefault(person, set()).add(event.chapter)
+    kept: dict[str, State] = {}
+    for state in sorted((s for s in ordered if s.description == FATE_NOTE),
+                        key=lambda s: s.chapter):
+        if state.person in kept:
+            continue
+        chapters = acts.get(state.person, set())
+        later = sum(1 for c in chapters if c > state.chapter)
+        if later <= max(LIVES_ON, AFTERLIFE * (len(chapters) - later)):
+            kept[state.person] = state
+    return [s for s in ordered if s.description != FATE_NOTE or kept.get(s.person) is s]

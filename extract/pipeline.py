@@ -28,7 +28,7 @@ from core.atomic import replace_directory
 from core.settings import Settings, bundle_fingerprint
 from extract.corpus_tables import CorpusTables, read_tables
 from extract.discover import DISCOVERED_DIR, Discovery, discover_lexicon, write_discovery
-from extract.fates import first_fates
+from extract.fates import credible_fates
 from extract.gate import Gate, decide, write_gate
 from extract.names import Roster, read_lexicon
 from extract.offline import OfflineExtractor
@@ -257,7 +257,8 @@ def assemble(parts: Sequence[ChapterPart], inputs: Inputs) -> KnowledgeBundle:
     """The extracted bundle: people who are named, events, merged relations, states."""
     events = sorted((e for p in parts for e in p.events), key=lambda e: e.order)
     relations = merge_relations(r for p in parts for r in p.relations)
-    states = first_fates(sorted((s for p in parts for s in p.states), key=lambda s: (s.chapter, s.id)))
+    states = credible_fates(sorted((s for p in parts for s in p.states),
+                                   key=lambda s: (s.chapter, s.id)), events)
     referenced = {x for e in events for x in e.person_ids} | {
         x for r in relations for x in (r.source, r.target)} | {s.person for s in states}
     people = _people(parts, inputs, referenced)

@@ -161,6 +161,12 @@ class Genre(_Data):
                                             "narrowly escaped, negated — no death")
     fate_hearsay: Pattern = Field(description="between a name and a fate: that person only hears "
                                               "of someone's death (甲闻乙死), unless done (听罢)")
+    fate_object: Pattern = Field(description="right before a name in its clause: the name is an "
+                                             "act's object (征甲时死, 撞着甲), not who dies")
+    fate_strike: Pattern = Field(description="in the subject's clause before a fate across a "
+                                             "break: the subject struck someone, who dies")
+    pronouns: Words = Field(default=(), description="after 被: the name before is the agent "
+                                                    "they point back to (撞着甲，被他刺死)")
     carry_lead: Pattern = Field(description="what a carried fate's own clause may say before "
                                             "the cue (须臾, 言毕, 遂): time and adverbs, no subject")
     death_words: Pattern = Field(description="a status state holding one of these tells a death "
