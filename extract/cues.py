@@ -51,8 +51,9 @@ NAME_CUE_TYPES = frozenset({"spouse", "family", "parent_child", "siblings", "fat
 """Cues read inside a name form (甲娘子): relational nouns only."""
 NEVER = re.compile(r"(?!x)x")
 FROM_GENRE = ("fate_doubt", "fate_hearsay", "fate_object", "fate_strike", "pronouns",
-              "carry_lead", "death_words", "verse_openers", "clause_openers", "actor_verbs", "speech_verb", "hearsay", "patient_tail", "retold", "place_to",
-              "place_move", "retrospective", "kill_cue", "spoken_oath", "huimu", "summary")
+              "carry_lead", "death_words", "verse_openers", "clause_openers", "actor_verbs",
+              "speech_verb", "hearsay", "patient_tail", "retold", "place_to", "place_move",
+              "retrospective", "kill_cue", "spoken_oath", "huimu", "summary")
 """`Cues` fields the genre's data gives as they are."""
 FROM_LANGUAGE = ("negation", "passive", "disposal", "pair_connectors", "connectors")
 
