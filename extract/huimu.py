@@ -5,9 +5,13 @@ A chapter of the genre is headed by a couplet naming the two episodes it is reme
 at the genre's separator (`Huimu` in the genre data). For each half, `headline_event`:
 
 1. **The block that tells it**: the chapter block sharing most of the half's words — its
-   character bigrams outside names, 2 each, counted once — plus 2 for each person the half
-   names who acts in the block and 1 for one merely named; the second half prefers blocks from
-   the first half's on (a couplet tells its episodes in order). Ties go to the earlier block.
+   character bigrams outside names, each 2 divided by the number of the chapter's blocks that
+   hold it (a word only one block holds decides, 豪杰 in every block does not), and its
+   characters the same way at a quarter of that weight (桃园…结义: the block of 桃园 and 结为兄弟,
+   not the block of 豪杰 alone) — plus 2 for each
+   person the half names who acts in the block and 1 for one merely named; the second half is
+   looked for from the first half's block on (a couplet tells its episodes in order). Ties go to
+   the earlier block.
 2. **Participants**: the people the half names (its names and aliases, resolved in the
    chapter); when it names no one (宴桃园豪杰三结义), the people who act most in that block.
 3. **The quote**: the block's narrative sentence sharing most of the half's bigrams and naming
@@ -29,11 +33,9 @@ from extract.text import ChapterTexts, window
 from kb.knowledge.genre import Huimu
 from kb.knowledge.models import Event, Participant, SourceRef
 
-WORD, ACTING, NAMED = 2, 2, 1
+WORD, CHAR, ACTING, NAMED = 2, 0.5, 2, 1
 """What weighs in choosing the half's block: each of its bigrams there, a person it names acting
 there, or only named."""
-IN_ORDER = 1
-"""The second half's bonus for a block at or after the first half's."""
 MAX_FROM_BLOCK = 3
 """Participants taken from the block when the half names no one."""
 
@@ -108,15 +110,19 @@ class Headlines:
 
     def _block(self, scans: Sequence[BlockScan], words: set[str], people: list[str],
                after: int) -> int:
+        chars = {ch for w in words for ch in w}
+        spread = {w: sum(1 for scan in scans if w in scan.masked) for w in words | chars}
+
         def score(i: int) -> tuple[float, int]:
             scan = scans[i]
-            hits = WORD * sum(1 for w in words if w in scan.masked)
+            hits = WORD * sum(1 / spread[w] for w in words if w in scan.masked) + \
+                CHAR * sum(1 / spread[ch] for ch in chars if ch in scan.masked)
             acting = set(scan.actors())
             named = set(scan.counts())
             weight = sum(ACTING if p in acting else NAMED if p in named else 0 for p in people)
-            return (hits + weight + (IN_ORDER if i >= after else 0), -i)
+            return (hits + weight, -i)
 
-        return max(range(len(scans)), key=score)
+        return max(range(after, len(scans)), key=score)
 
     def _quote(self, scan: BlockScan, words: set[str], people: list[str], used: set[str]
                ) -> tuple[Segment, str] | None:
