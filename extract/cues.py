@@ -93,6 +93,7 @@ class Cues:
     kill_cue: re.Pattern[str]
     spoken_oath: re.Pattern[str]
     spoken_lord: re.Pattern[str]
+    address_verbs: re.Pattern[str]
     negation: re.Pattern[str]
     passive: tuple[str, ...]
     disposal: tuple[str, ...]
@@ -126,7 +127,8 @@ class Cues:
                    states=(*book.state_cues, *words.state_cues), fates=words.fate_cues,
                    actions=(*words.actions, *book.actions),
                    cue_actions=_alternation(words.cue_actions, book.cue_actions),
-                   spoken_lord=words.spoken_lord or NEVER, **shared)
+                   spoken_lord=words.spoken_lord or NEVER,
+                   address_verbs=words.address_verbs or NEVER, **shared)
 
 
 def default_cues(tables: CorpusTables | None = None) -> Cues:

@@ -18,8 +18,9 @@ from extract.pairing import Pair, cue_pairs, relation_confidence
 from extract.parts import ChapterPart
 from extract.resolve import relation_id
 from extract.scene import BlockScan, Segment
+from extract.speech import lord, oath
 from extract.summary import chapter_summary
-from extract.text import MAX_QUOTE, ChapterTexts, Span, window
+from extract.text import ChapterTexts, Span, window
 from ingest.chunking import Block
 from kb.knowledge.models import Event, Participant, Relation, SourceRef, State
 
@@ -194,8 +195,9 @@ class OfflineExtractor:
             if seg.verse:
                 continue
             if seg.speech:
-                for spoken in self._speech_relations(scan, index, event):
-                    _keep(found, spoken)
+                for spoken in [*oath(scan, index, self.texts.is_unique),
+                               *lord(scan, index, self.texts.is_unique)]:
+                    _keep(found, _linked(spoken, event))
             if len(seg.people) < 2:
                 continue
             for cue in self.cues.relations:
@@ -244,31 +246,6 @@ class OfflineExtractor:
                         origin="extracted", description="杀 with the killer named a sentence before"))
                 break
         return found
-
-    def _speech_relations(self, scan: BlockScan, index: int, event: Event | None) -> list[Relation]:
-        """受小弟四拜，拜为义兄。」甲大喜: a sworn-brother cue in speech joins the speaker with
-        the first other person named in the narrative right after the speech (the listener)."""
-        seg = scan.segments[index]
-        match = self.cues.spoken_oath.search(scan.masked, seg.span.start, seg.span.end)
-        speaker = _speaker(scan, index)
-        after = scan.segments[index + 1] if index + 1 < len(scan.segments) else None
-        if match is None or speaker is None or after is None or not after.narrative:
-            return []
-        mine = [m for m in seg.mentions if m.person == speaker.person]
-        listener = next((m for m in after.mentions if m.person != speaker.person), None)
-        if listener is None or seg.people - {speaker.person} or not mine:
-            return []
-        span = Span(mine[-1].start, listener.end)
-        if len(span) > MAX_QUOTE or not self.texts.is_unique(scan.block.chapter,
-                                                            scan.block.text[span.start:span.end]):
-            return []
-        quote = scan.block.text[span.start:span.end]
-        a, b = sorted((speaker.person, listener.person))
-        linked = [event.id] if event is not None and {a, b} <= set(event.person_ids) else []
-        return [Relation(id=relation_id(a, b, SWORN, False), source=a, target=b, type=SWORN,
-                         directed=False, chapters=[scan.block.chapter], events=linked,
-                         sources=[self._ref(scan, quote)], confidence=0.75, origin="extracted",
-                         description="speech: 拜为义兄")]
 
     def _name_relations(self, scan: BlockScan, seg: Segment, event: Event | None) -> list[Relation]:
         """Relations a name states itself: 甲娘子 → spouse, 甲丈人 → father-in-law."""
@@ -347,6 +324,13 @@ class OfflineExtractor:
                      sources=[self._ref(scan, quote)], confidence=confidence, origin="extracted")
 
 
+def _linked(relation: Relation, event: Event | None) -> Relation:
+    """The relation citing the block's scene event when both its people are in it."""
+    if event is None or not {relation.source, relation.target} <= set(event.person_ids):
+        return relation
+    return relation.model_copy(update={"events": [event.id]})
+
+
 def _agent(text: str, mention: Mention, cues: Cues) -> bool:
     """被甲 / 吃乙: the agent of a passive, never the subject a state belongs to."""
     return mention.start > 0 and text[mention.start - 1] in cues.passive
@@ -359,15 +343,6 @@ def _agent_of(text: str, seg: Segment, victim: str, cues: Cues) -> Mention | Non
     others = [m for m in seg.mentions if m.person != victim]
     passive = [m for m in others if _agent(text, m, cues)]
     return passive[0] if passive else None
-
-
-def _speaker(scan: BlockScan, index: int) -> Mention | None:
-    """Who speaks segment `index`: the last name before a speech verb in the segment before it."""
-    if index == 0 or scan.segments[index - 1].speech:
-        return None
-    before = scan.segments[index - 1]
-    speaking = [m for m in before.mentions if scan.cues.speech_verb.match(scan.text[m.end:before.span.end])]
-    return speaking[-1] if speaking else None
 
 
 def _place(scan: BlockScan, span: Span) -> str | None:

@@ -79,10 +79,27 @@ def cue_pairs(text: str, mentions: list[Mention], cue: RelationCue, start: int, 
             text[left[0].end:left[1].start] in (cues.pair_connectors | {"、"} if cue.gap_before <= 1
                                                  else cues.pair_connectors):
         pairs = [(left[0], left[1])]
+    if not pairs and cue.pair_before:
+        pairs = _nearest_two(mentions, start, segment_start, cue.pair_before)
     if cue.direction == "backward":
         pairs = [(b, a) for a, b in pairs]
     return [Pair(a.person, b.person, gap, min(spans[0]), max(spans[1]))
             for a, b in pairs if a.person != b.person]
+
+
+def _nearest_two(mentions: list[Mention], start: int, segment_start: int, reach: int
+                 ) -> list[tuple[Mention, Mention]]:
+    """The two nearest different people named before the cue within `reach` characters, the
+    earlier first (甲见了乙，交马战不十合 → 甲, 乙)."""
+    before = [m for m in mentions if segment_start <= m.start and m.end <= start
+              and start - m.end <= reach]
+    nearest: list[Mention] = []
+    for mention in reversed(before):
+        if all(mention.person != m.person for m in nearest):
+            nearest.append(mention)
+        if len(nearest) == 2:
+            return [(nearest[1], nearest[0])]
+    return []
 
 
 def _subject_of_clause(text: str, mention: Mention, segment_start: int, cues: Cues) -> bool:

@@ -57,7 +57,8 @@ class RelationCue(_Data):
     被/吃/遭 and the disposal 把/将 swap the roles). `backward`: the person after it is the source
     (乙的主人甲). `none`: undirected. `gap_before` / `gap_after` bound the characters between the
     names and the cue (−1 after: only names before the cue pair). `group`: a list of names joined
-    before the cue (甲、乙、丙…结为兄弟) pairs up, every two of them."""
+    before the cue (甲、乙、丙…结为兄弟) pairs up, every two of them; `pair_before`: the two
+    nearest names before the cue pair up when nothing else does (甲见了乙，交马战不十合)."""
 
     type: str = Field(description="a relation type of kb.knowledge.models.RELATION_TYPES")
     pattern: Pattern
@@ -66,6 +67,8 @@ class RelationCue(_Data):
     gap_before: int = Field(default=8, ge=0)
     gap_after: int = Field(default=2, ge=-1)
     group: bool = False
+    pair_before: int = Field(default=0, ge=0, description="with no pair otherwise, the two "
+                             "nearest names before the cue within this many characters pair up")
     note: str = ""
 
     @field_validator("type")
@@ -190,6 +193,8 @@ class Genre(_Data):
                                              "and listener")
     spoken_lord: Pattern | None = Field(default=None, description="forms of address to one's "
                                         "lord: spoken, the listener is the speaker's superior")
+    address_verbs: Pattern | None = Field(default=None, description="甲对乙曰: the verb between "
+                                          "the speaker and the one spoken to")
     address_terms: tuple[str, ...] = Field(
         default=(), description="forms that denote whoever holds them, never one person")
     huimu: Huimu
