@@ -106,6 +106,17 @@ def test_a_group_oath_pairs_every_two_of_them() -> None:
                                                        roster.matcher(1).find(quote)}
 
 
+@pytest.mark.parametrize("case", SENTENCES["relations"], ids=lambda c: c["why"])
+def test_typed_relations_from_general_patterns(case: dict[str, Any]) -> None:
+    roster = _tiny([("zhao", "赵大郎"), ("qian", "钱二郎")])
+    part = _extract(case["text"], roster)
+    found = {(r.type, r.source, r.target) for r in part.relations}
+    assert (case["type"], case["source"], case["target"]) in found, found
+    for relation in part.relations:
+        named = {m.person for m in roster.matcher(1).find(relation.sources[0].quote)}
+        assert {relation.source, relation.target} <= named  # each quote names both
+
+
 def test_fates_are_states_of_who_dies(parts: dict[int, ChapterPart]) -> None:
     fates = {(s.person, s.chapter): s for p in parts.values() for s in p.states
              if s.description == FATE_NOTE}
