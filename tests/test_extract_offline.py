@@ -355,13 +355,13 @@ def test_whole_book_run_merges_only_what_the_gate_admits(tmp_path: Path) -> None
     assert gate.chapters == list(range(1, 121))  # the whole book (chapter 0 has no curated record)
     assert gate.curated_fingerprint == bundle_fingerprint(DEFAULT_BUNDLE)
     decided = {k.kind: k for k in gate.kinds}
-    # measured: relations ≈ 0.17 and states ≈ 0.24, far below the bar; scene events ≈ 0.98
+    # measured: relations ≈ 0.37 and states ≈ 0.35, below the bar; scene and headline events ≈ 0.98
     assert not decided["relations"].admitted and not decided["states"].admitted
     assert decided["events"].admitted
     curated = inputs.curated
     merged = load_bundle(paths.bundle, inputs.blocks)  # every quote located again, from disk
     assert merged.counts() == summary.merged
-    assert summary.extracted["relations"] > 300 and summary.extracted["events"] > 1000
+    assert summary.extracted["relations"] > 250 and summary.extracted["events"] > 1000
     added = gate.added
     # every chapter is read by people: an unconfirmed extracted record has no place there
     assert added["events"] == added["relations"] == added["states"] == 0
