@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable, Iterable
 from re import Match
 
+from core.text import to_simplified
 from extract.cues import Cues, FateCue
 from extract.names import Mention
 from extract.scene import BlockScan, Segment, subjects
@@ -222,8 +223,9 @@ def from_kills(scan: BlockScan, relations: Iterable[Relation]) -> list[State]:
     found = []
     for relation in relations:
         if relation.type != "killed" or not relation.sources or \
-                not _narrated(scan, relation.sources[0].quote):
-            continue
+                not _narrated(scan, relation.sources[0].quote) or \
+                scan.cues.retold.search(to_simplified(relation.sources[0].quote)):
+            continue  # 把杀了甲的事说了: a kill retold is no death of this chapter
         first = relation.sources[0]
         found.append(State(id="pending", person=relation.target, kind="status",
                            value=KILLED_FATE, chapter=first.chapter or relation.chapters[0],

@@ -209,6 +209,8 @@ class OfflineExtractor:
                             tally["relations_without_unique_quote"] += 1
                             continue
                         _keep(found, relation)
+                        for also in cue.also:  # a capture in a fight: they fought too
+                            _keep(found, _retyped(relation, also))
             for relation in self._name_relations(scan, seg, event):
                 _keep(found, relation)
         for index, seg in enumerate(scan.segments):
@@ -322,6 +324,13 @@ class OfflineExtractor:
         return State(id="pending", person=person.person, kind=kind,
                      value=value, chapter=scan.block.chapter, description=note,
                      sources=[self._ref(scan, quote)], confidence=confidence, origin="extracted")
+
+
+def _retyped(relation: Relation, type_: str) -> Relation:
+    """The same pair and passage as another relation type (undirected: a fight has no side)."""
+    a, b = sorted((relation.source, relation.target))
+    return relation.model_copy(update={"id": relation_id(a, b, type_, False), "type": type_,
+                                       "source": a, "target": b, "directed": False})
 
 
 def _linked(relation: Relation, event: Event | None) -> Relation:

@@ -135,6 +135,4 @@ def _near_right(text: str, mentions: list[Mention], end: int, cue: RelationCue,
     if (cue.direction != "none" or cue.type == "fought") and \
             cues.patient_tail.match(text, chain[-1].end):
         return []  # 杀甲老小: his household, not 甲
-    if cue.direction != "none" and cues.retold.match(text, chain[-1].end):
-        return []  # 把杀了甲的事说了: the act retold, not done
     return chain

@@ -67,6 +67,8 @@ class RelationCue(_Data):
     gap_before: int = Field(default=8, ge=0)
     gap_after: int = Field(default=2, ge=-1)
     group: bool = False
+    also: tuple[str, ...] = Field(default=(), description="types the same pair gets besides "
+                                  "(a capture in a fight: captured, and fought)")
     pair_before: int = Field(default=0, ge=0, description="with no pair otherwise, the two "
                              "nearest names before the cue within this many characters pair up")
     note: str = ""
@@ -76,6 +78,14 @@ class RelationCue(_Data):
     def _known(cls, value: str) -> str:
         if value not in RELATION_TYPES:
             raise ValueError(f"unknown relation type {value!r}")
+        return value
+
+    @field_validator("also")
+    @classmethod
+    def _known_too(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = [t for t in value if t not in RELATION_TYPES]
+        if unknown:
+            raise ValueError(f"unknown relation type {unknown[0]!r}")
         return value
 
 
