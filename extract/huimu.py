@@ -13,7 +13,9 @@ at the genre's separator (`Huimu` in the genre data). For each half, `headline_e
    looked for from the first half's block on (a couplet tells its episodes in order). Ties go to
    the earlier block.
 2. **Participants**: the people the half names (its names and aliases, resolved in the
-   chapter); when it names no one (宴桃园豪杰三结义), the people who act most in that block.
+   chapter), first; then the people who act most in that block (the scene's others: 白门楼吕布殒命
+   is 吕布's, and the scene of those who took and judged him), all of them when the half names
+   no one (宴桃园豪杰三结义).
 3. **The quote**: the block's narrative sentence sharing most of the half's bigrams and naming
    most participants, as a verbatim quote unique in its chapter (not the other half's).
 
@@ -37,7 +39,7 @@ WORD, CHAR, ACTING, NAMED = 2, 0.5, 2, 1
 """What weighs in choosing the half's block: each of its bigrams there, a person it names acting
 there, or only named."""
 MAX_FROM_BLOCK = 3
-"""Participants taken from the block when the half names no one."""
+"""Participants taken from the block beside those the half names."""
 
 
 def halves(title: str, huimu: Huimu) -> list[str]:
@@ -98,8 +100,7 @@ class Headlines:
             return None
         at = self._block(scans, words, people, after)
         scan = scans[at]
-        if not people:
-            people = scan.actors()[:MAX_FROM_BLOCK]
+        people += [p for p in scan.actors() if p not in people][:MAX_FROM_BLOCK]
         if not people:
             return None
         found = self._quote(scan, words, people, used or set())
