@@ -13,9 +13,9 @@ at the genre's separator (`Huimu` in the genre data). For each half, `headline_e
    looked for from the first half's block on (a couplet tells its episodes in order). Ties go to
    the earlier block.
 2. **Participants**: the people the half names (its names and aliases, resolved in the
-   chapter), first; then the people who act most in that block (the scene's others: 白门楼吕布殒命
-   is 吕布's, and the scene of those who took and judged him), all of them when the half names
-   no one (宴桃园豪杰三结义).
+   chapter), first; then the people who act most in that block (the scene's others: 某城甲殒命 is
+   甲's, and the scene of those who took and judged him), all of them when the half names no one
+   (宴桃园豪杰三结义).
 3. **The quote**: the block's narrative sentence sharing most of the half's bigrams and naming
    most participants, as a verbatim quote unique in its chapter (not the other half's).
 

@@ -3,6 +3,7 @@ read, each word written once, and a bad file named with what is wrong."""
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 
@@ -63,3 +64,31 @@ def test_a_file_that_is_not_json_is_one_line(tmp_path: Path) -> None:
     path.write_text("{", encoding="utf-8")
     with pytest.raises(ConfigError, match="invalid language file"):
         read_language(path)
+
+
+def _template_keys(node: ast.AST) -> set[str]:
+    """The string keys a call's first template argument may take (a plain string, or either
+    branch of `a if x else b`)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return {node.value}
+    if isinstance(node, ast.IfExp):
+        return _template_keys(node.body) | _template_keys(node.orelse)
+    return set()
+
+
+def test_every_answer_template_the_code_reads_is_in_the_file() -> None:
+    """Templates are read by key (`ctx.say("pair.lead", …)`): a key the file lacks would fail
+    only when that answer is composed."""
+    root = Path(__file__).resolve().parent.parent / "kb" / "answering"
+    keys: set[str] = set()
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else \
+                node.func.id if isinstance(node.func, ast.Name) else ""
+            if name in ("say", "phrase"):
+                keys |= _template_keys(node.args[0])
+            elif name == "_say" and len(node.args) > 1:
+                keys |= _template_keys(node.args[1])
+    assert len(keys) > 100 and keys <= set(language().say), sorted(keys - set(language().say))

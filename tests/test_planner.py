@@ -202,3 +202,43 @@ def test_an_attribute_is_decided_in_the_plan(index: PeopleIndex, question: str,
                                              attribute: str | None) -> None:
     assert plan_for_question(question, index).detail.attribute == attribute
 
+
+
+@pytest.mark.parametrize(("question", "act", "agent", "patient"), [
+    ("武松为什么要杀宋江？", "kill", "wu_song", "song_jiang"),
+    ("宋江是怎么亲手生擒史文恭的？", "capture", "song_jiang", "shi_wengong"),
+    ("扈三娘是怎么活捉王英的", "capture", "hu_sanniang", "wang_ying"),
+    ("鲁智深为啥在野猪林把董超、薛霸两个公人打死了？", "kill", "lu_zhishen", "dong_chao"),
+    ("林冲被谁陷害", None, None, None),                    # no one named does it
+    ("李小二是怎么察觉有人要暗害林冲的？", None, None, None),  # an unnamed doer
+    ("武松为什么不要杀威棒？", None, None, None),             # 杀 of no one
+])
+def test_the_act_a_question_asserts_is_read_the_right_way_round(
+        index: PeopleIndex, question: str, act: str | None, agent: str | None,
+        patient: str | None) -> None:
+    premises = plan_for_question(question, index).detail.premises
+    if act is None:
+        assert premises == (), premises
+    else:
+        assert [(p.act, p.agent, p.patient) for p in premises] == [(act, agent, patient)]
+
+
+@pytest.mark.parametrize(("question", "people"), [
+    ("卢俊义被吴用骗上梁山之后，结局如何？", ["lu_junyi"]),      # 卢俊义's end, 吴用 in a clause
+    ("卢俊义和吴用最后怎么样了？", ["lu_junyi", "wu_yong"]),        # both, joined by 和
+    ("宋江临死前为什么要把李逵也毒死？", ["song_jiang", "li_kui"]),  # a why stays the pair's
+])
+def test_intent_before_the_number_of_names(index: PeopleIndex, question: str,
+                                           people: list[str]) -> None:
+    assert plan_for_question(question, index).person_ids == people
+
+
+@pytest.mark.parametrize(("question", "passive"), [
+    ("生擒扈三娘的是谁？", True),        # 扈三娘 was captured: the captor is asked
+    ("杀死西门庆的是谁", True),
+    ("扈三娘生擒了谁？", False),          # 扈三娘 captured someone: whom is asked
+    ("官府头一个抓到的是谁？", False),    # no name before 的是谁: the one caught is asked
+])
+def test_a_name_before_de_shi_shui_is_the_one_acted_on(index: PeopleIndex, question: str,
+                                                      passive: bool) -> None:
+    assert plan_for_question(question, index).detail.passive is passive

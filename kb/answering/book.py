@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from kb.answering.chapters import ChapterTitles
 from kb.answering.people_index import PeopleIndex
 from kb.knowledge.bundle import KnowledgeBundle
+from kb.knowledge.language import language
 from kb.knowledge.models import ChapterSummary, Event, State
 from kb.knowledge.profile import CorpusProfile
 
@@ -40,7 +41,10 @@ class Book:
         chapter_events: dict[int, list[Event]] = {}
         for event in sorted(bundle.events, key=lambda e: e.order):
             chapter_events.setdefault(event.chapter, []).append(event)
-        return cls(bundle, PeopleIndex.build(bundle.people), bundle.profile,
+        lang = language()
+        wordings = {**{k: tuple(v) for k, v in lang.wordings.items()}, **bundle.profile.wordings}
+        profile = bundle.profile.model_copy(update={"wordings": wordings})
+        return cls(bundle, PeopleIndex.build(bundle.people), profile,
                    ChapterTitles(titles), {c.chapter: c for c in bundle.chapters},
                    chapter_events, chapter_states)
 

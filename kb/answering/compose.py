@@ -6,6 +6,7 @@ or a packed block, else it is `insufficient` with the reason. Needs no LLM."""
 
 from __future__ import annotations
 
+from kb.answering.brevity import shortened
 from kb.answering.drafting import Ctx, Draft
 from kb.answering.kinds import kind_named
 
@@ -16,13 +17,13 @@ def compose(ctx: Ctx) -> tuple[Draft, str]:
     for name in ctx.plan.kinds:
         draft = kind_named(name).compose(ctx)
         if draft is not None:
-            return _within_arc(draft, ctx), name
+            return shortened(_within_arc(draft, ctx), ctx), name
     raise AssertionError("the fact kind answers every plan")  # pragma: no cover
 
 
 def _within_arc(draft: Draft, ctx: Ctx) -> Draft:
     arc = ctx.plan.arc
     if draft.status != "answered" and arc is not None and draft.reason:
-        draft.reason = (f"{draft.reason.rstrip('。')}（{arc.words[0]}{arc.period}，"
-                        f"第{arc.first}–{arc.last}回）。")
+        draft.reason = ctx.say("arc.within", reason=draft.reason.rstrip("。"), name=arc.words[0],
+                               period=arc.period, first=arc.first, last=arc.last)
     return draft

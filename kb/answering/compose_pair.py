@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.text import normalize, to_simplified
-from kb.answering.coverage import _forms, best_sentences
+from kb.answering.coverage import Coverage, _forms, best_sentences
 from kb.answering.drafting import (
     MIN_RECORD_COVERAGE,
     Ctx,
@@ -24,6 +24,7 @@ from kb.answering.drafting import (
     short,
 )
 from kb.answering.refusals import not_stated
+from kb.knowledge.importance import spread_pick
 from kb.knowledge.language import language
 from kb.knowledge.models import Event, Record, Relation
 from kb.knowledge.views import EventView, Pair, RelationView
@@ -31,7 +32,11 @@ from kb.knowledge.views import EventView, Pair, RelationView
 CAUSE_EVENTS = 2
 CAUSE_CHAPTERS = 8
 """Why: the events of the same people at most this many chapters before the asked one."""
-MAX_PAIR_RELATIONS = 6
+MAX_PAIR_RELATIONS = 3
+MAX_PAIR_EVENTS = 3
+"""A pair answer lists its most specific relations and the shared events that matter most, spread
+over the book (the last included); the rest are counted."""
+RELATION_CHARS = 50
 GENERIC_TYPES = frozenset({"acquaintance", "colleague", "ally"})
 """Relation types that say little; listed after the specific ones."""
 
@@ -43,12 +48,12 @@ def has_story(ctx: Ctx) -> bool:
 
 
 def relation_line(ctx: Ctx, pair: Pair, rel: RelationView) -> tuple[str, tuple[str, str] | None]:
-    names = {pair.a.id: pair.a.name, pair.b.id: pair.b.name}
-    arrow = "→" if rel.directed else "与"
+    arrow = ctx.say("arrow.directed" if rel.directed else "arrow.both")
     began = rel.sources[0].chapter if rel.sources and rel.sources[0].chapter is not None else None
-    since = f"（第{began}回起）" if began is not None else ""
-    return (f"· {names.get(rel.source, rel.source)}{arrow}{names.get(rel.target, rel.target)}："
-            f"{rel.label}{since}。{short(rel.description, 80)}", first_quote(rel.sources))
+    since = ctx.say("relation.since", chapter=began) if began is not None else ""
+    return (ctx.say("relation.line", source=ctx.name(rel.source), arrow=arrow,
+                    target=ctx.name(rel.target), label=ctx.label(rel.type, rel.label), since=since,
+                    told=short(rel.description, RELATION_CHARS)), first_quote(rel.sources))
 
 
 def ordered_relations(pair: Pair, chosen: set[str]) -> list[RelationView]:
@@ -82,26 +87,30 @@ def compose_pair(ctx: Ctx, began: bool = False) -> Draft:
     a, b = pair.a.name, pair.b.name
     chosen = {r.id for r in g.plan_records}
     relations = ordered_relations(pair, chosen)[:MAX_PAIR_RELATIONS]
-    labels = "、".join(dict.fromkeys(r.label for r in relations))
+    labels = ctx.say("sep.list").join(dict.fromkeys(ctx.label(r.type, r.label) for r in relations))
     first = first_event(pair)
     w = Writer()
-    asked = asked_relation(ctx, relations)
+    scene = asked_scene(ctx, pair)
+    asked = asked_relation(ctx, relations) if scene is None else None
+    if scene is not None:  # 甲和乙是怎么占了某山的: the scene of that answers first
+        w.add(ctx.say("pair.scene", chapter=scene.chapter, title=scene.title,
+                      told=short(scene.summary, SCENE_CHARS)), first_quote(scene.sources))
     if asked is not None:  # 甲和乙是怎么成亲的: that relation (with its first quote) answers first
         line, quote = relation_line(ctx, pair, asked)
-        w.add(line.removeprefix("· "), quote)
-    lead = f"{a}与{b}：{labels}。" if labels else f"{a}与{b}："
+        w.add(line.removeprefix(ctx.say("item")), quote)
+    lead = ctx.say("pair.lead", a=a, b=b, labels=labels) if labels else ctx.say("pair.lead_bare", a=a, b=b)
     met = pair.first_met
     start = first.chapter if first is not None else met.chapter if met is not None else None
     asked_start = began or ctx.plan.moment == "began"
     if ctx.plan.asks == "where" and asked_start and first is not None and first.place:
-        lead = f"在{first.place}（第{first.chapter}回）。{lead}"  # 在哪里遇到: the place first
+        lead = ctx.say("pair.met_at", place=first.place, chapter=first.chapter) + lead  # 在哪里遇到
     elif ctx.plan.asks in ("chapter", "when", "where") and asked_start and start is not None:
-        lead = f"第{start}回。{lead}"  # 第一次见面是在哪一回: the chapter first
+        lead = ctx.say("pair.met_in", chapter=start) + lead  # 第一次见面是在哪一回: the chapter first
     if first is not None:
-        place = f"，在{first.place}" if first.place else ""
-        lead += f"二人的故事始于第{first.chapter}回{place}：{first.title}。"
+        place = ctx.say("pair.began_place", place=first.place) if first.place else ""
+        lead += ctx.say("pair.began", chapter=first.chapter, place=place, title=first.title)
     elif met is not None and met.chapter is not None:
-        lead += f"二人的故事始于第{met.chapter}回。"
+        lead += ctx.say("pair.began_bare", chapter=met.chapter)
     if asked_start and first is not None:
         lead += short(first.summary, 90)
         w.add(lead, first_quote(first.sources))
@@ -109,7 +118,8 @@ def compose_pair(ctx: Ctx, began: bool = False) -> Draft:
         w.add(lead, first_quote([met]))
     elif ctx.plan.moment == "ended" and pair.shared_events:
         last = pair.shared_events[-1]
-        lead += f"最后在第{last.chapter}回：{last.title}——{short(last.summary, 90)}"
+        lead += ctx.say("pair.ended", chapter=last.chapter, title=last.title,
+                        told=short(last.summary, 90))
         w.add(lead, first_quote(last.sources))
     else:
         w.add(lead)
@@ -117,21 +127,69 @@ def compose_pair(ctx: Ctx, began: bool = False) -> Draft:
         if rel is not asked:
             line, quote = relation_line(ctx, pair, rel)
             w.add(line, quote)
+    events = key_events(ctx, pair)
+    if events:
+        w.add(ctx.say("pair.key_events"))
+    for event in events:
+        turn = ctx.say("pair.turn") if event.turning_point else ""
+        w.add(ctx.say("pair.event", chapter=event.chapter, title=event.title, turn=turn,
+                      told=short(event.summary)), first_quote(event.sources))
+    _left(ctx, w, pair, len(events), len(relations))
+    return w.draft()
+
+
+def _left(ctx: Ctx, w: Writer, pair: Pair, events: int, relations: int) -> None:
+    """What the pair answer leaves out, counted, with the command that shows it all."""
+    left_events = len(pair.shared_events) - events
+    left_relations = len(pair.relations) - relations
+    left = [ctx.say("pair.left_events", n=left_events) if left_events else "",
+            ctx.say("pair.left_relations", n=left_relations) if left_relations else ""]
+    if left_events or left_relations:
+        w.add(ctx.say("pair.left", left=ctx.say("sep.list").join(x for x in left if x),
+                      a=pair.a.name, b=pair.b.name))
+
+
+def key_events(ctx: Ctx, pair: Pair) -> list[EventView]:
+    """At most `MAX_PAIR_EVENTS` shared events, in book order: those that hold the question's own
+    words first (甲和乙是怎么占了某山的: the scenes of that), then the pair's key events (the
+    store chose them, spread over the book): the first, the last, the turning points between."""
+    weights = ctx.weights()
+    covered = Coverage(weights, {t: _forms(t, ctx.book.profile.wordings) for t in weights})
+    asked = sorted((e for e in pair.shared_events
+                    if weights and covered(to_simplified(f"{e.title}{e.place or ''}{e.summary}"))
+                    >= MIN_RECORD_COVERAGE),
+                   key=lambda e: -covered(to_simplified(f"{e.title}{e.place or ''}{e.summary}")))
     key = set(pair.key_events)
     events = [e for e in pair.shared_events if e.id in key] or pair.shared_events[:1]
-    if events:
-        w.add("要紧的共同经历（按书中顺序）：")
-    for event in events:
-        turn = "【转折】" if event.turning_point else ""
-        w.add(f"· 第{event.chapter}回 {event.title}{turn}：{short(event.summary)}",
-              first_quote(event.sources))
-    left_events = len(pair.shared_events) - len(events)
-    left_relations = len(pair.relations) - len(relations)
-    left = [f"{left_events} 件共同经历" if left_events else "",
-            f"{left_relations} 条关系" if left_relations else ""]
-    if left_events or left_relations:
-        w.add(f"（另有 {'、'.join(x for x in left if x)}，`kbx pair {a} {b} --all` 可查看全部）")
-    return w.draft()
+    if len(events) > MAX_PAIR_EVENTS:  # the first, the last, the turning points far from them
+        picked = spread_pick([e.chapter for e in events],
+                             [2.0 * e.turning_point + 1.0 * e.headline for e in events],
+                             MAX_PAIR_EVENTS, EVENTS_SPREAD, 2.0, keep=(0, len(events) - 1))
+        events = [events[i] for i in sorted(picked)]
+    last = pair.shared_events[-1:]  # where their story ends is always told
+    chosen = list({e.id: e for e in [*asked[:MAX_PAIR_EVENTS - 1], *last, *events]}.values())
+    return sorted(chosen[:MAX_PAIR_EVENTS], key=lambda e: e.order)
+
+
+EVENTS_SPREAD = 20
+"""Chapters apart at which two of a pair's key events no longer crowd each other."""
+SCENE_CHARS = 90
+SCENE_COVERAGE = 0.6
+"""A shared scene answers a pair question first when it holds this share of the question's own
+words (title, place and account)."""
+
+
+def asked_scene(ctx: Ctx, pair: Pair) -> EventView | None:
+    """The shared event a pair question asks about by its content words, when one holds most of
+    them (the best one; ties: the earliest)."""
+    if not ctx.plan.focus or ctx.plan.asks not in ("how", "what", "relation"):
+        return None
+    weights = ctx.weights()
+    covered = Coverage(weights, {t: _forms(t, ctx.book.profile.wordings) for t in weights})
+    scored = [(covered(to_simplified(f"{e.title}{e.place or ''}{e.summary}")), -e.order, e)
+              for e in pair.shared_events]
+    best = max(scored, key=lambda s: (s[0], s[1]), default=None)
+    return best[2] if best is not None and best[0] >= SCENE_COVERAGE else None
 
 
 def asked_relation(ctx: Ctx, relations: Sequence[RelationView]) -> RelationView | None:
@@ -168,16 +226,18 @@ def compose_pair_why(ctx: Ctx) -> Draft:
     if causes and not any(mark in account for mark in language().words_of("cause_marks")):
         # the record tells the act only: the cause first, then what followed, then the act
         first, *rest = causes
-        w.add(f"原因：第{first.chapter}回 {first.title}——{short(first.summary, 90)}",
-              record_quote(first))
+        w.add(ctx.say("why.cause", chapter=first.chapter, title=first.title,
+                      told=short(first.summary, 90)), record_quote(first))
         for event in rest:
-            w.add(f"· 随后，第{event.chapter}回 {event.title}：{short(event.summary)}",
+            w.add(ctx.say("why.then", chapter=event.chapter, title=event.title,
+                          summary=short(event.summary)),
                   record_quote(event))
-        w.add(f"· 于是：{account}", record_quote(record))
+        w.add(ctx.say("why.so", account=account), record_quote(record))
     else:
-        w.add(f"原因：{account}", record_quote(record))
+        w.add(ctx.say("why.because", account=account), record_quote(record))
         for event in causes:
-            w.add(f"· 此前，第{event.chapter}回 {event.title}：{short(event.summary)}",
+            w.add(ctx.say("why.before", chapter=event.chapter, title=event.title,
+                          summary=short(event.summary)),
                   record_quote(event))
     for rel in ordered_relations(pair, {r.id for r in g.plan_records}):
         if rel.id != record.id and rel.type not in GENERIC_TYPES:
@@ -210,8 +270,10 @@ def compose_pair_act(ctx: Ctx, act: Event) -> Draft:
     """Where or when the asked act between the two happened: the scene's place and chapter, its
     account, then the pair's relations."""
     w = Writer()
-    place = f"在{act.place}（第{act.chapter}回 {act.title}）。" if act.place else ""
-    lead = place if ctx.plan.asks == "where" and place else f"第{act.chapter}回：{act.title}。"
+    place = ctx.say("act.at", place=act.place, chapter=act.chapter, title=act.title) \
+        if act.place else ""
+    lead = place if ctx.plan.asks == "where" and place else ctx.say(
+        "act.in", chapter=act.chapter, title=act.title)
     w.add(f"{lead}{short(act.summary, 90)}", record_quote(act))
     pair = ctx.g.pair
     if pair is not None:
@@ -313,9 +375,9 @@ def compose_whether(ctx: Ctx) -> Draft:
     top = best_record(ctx, ctx.weights(), records)
     reason = not_stated(ctx.plan, top[0] if top else 0.0)
     if reason or top is None:
-        return Draft("insufficient", "", (reason or "书中没有写这件事") + "。")
+        return Draft("insufficient", "", ctx.say("end", text=reason or ctx.say("whether.none")))
     w = Writer()
-    w.add(f"书中写了：{account_of(ctx, top[1])}", record_quote(top[1]))
+    w.add(ctx.say("whether.yes", account=account_of(ctx, top[1])), record_quote(top[1]))
     return w.draft()
 
 
@@ -329,6 +391,7 @@ def with_passages(draft: Draft, ctx: Ctx) -> Draft:
     quoted = [normalize(q[0]) for q in draft.quotes]
     fresh = [(s, c) for _, s, c in best if not any(q in normalize(s) for q in quoted)]
     if fresh:
-        draft.answer += "\n相关原文：\n" + "\n".join(f"· {cite(q)}" for q in fresh)
+        item = ctx.say("item")
+        draft.answer += ctx.say("passages") + "\n".join(f"{item}{cite(q)}" for q in fresh)
         draft.quotes += fresh
     return draft

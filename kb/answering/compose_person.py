@@ -18,6 +18,7 @@ from kb.answering.drafting import (
     headline_names,
     record_quote,
     role_form_chars,
+    scene_item,
     short,
 )
 from kb.answering.joining import joined_at
@@ -43,7 +44,8 @@ def compose_after_band(ctx: Ctx) -> Draft | None:
     if not later:
         return None
     what = joined.value if isinstance(joined, State) else joined.title
-    return compose_deeds(ctx, person_id, later, f"第{joined.chapter}回{what}以后，")
+    return compose_deeds(ctx, person_id, later,
+                         ctx.say("after_band.lead", chapter=joined.chapter, what=what))
 
 
 def scenes_at_place(ctx: Ctx, person_id: str) -> list[Event]:
@@ -90,10 +92,11 @@ MAX_OWNED_CHARS = 2
 def compose_owned(ctx: Ctx, person_id: str, owned: Sequence[State]) -> Draft:
     """What the person has of the asked kind, each with its chapter, then each state's account."""
     w = Writer()
-    said = "；".join(f"{s.value}（第{s.chapter}回）" for s in owned)
-    w.add(f"{ctx.name(person_id)}：{said}。")
+    said = ctx.say("sep.items").join(ctx.say("owned.one", value=s.value, chapter=s.chapter)
+                                     for s in owned)
+    w.add(ctx.say("owned.lead", name=ctx.name(person_id), said=said))
     for state in owned:
-        w.add(f"· 第{state.chapter}回：{short(state.description, 90)}", record_quote(state))
+        w.add(_state_item(ctx, state), record_quote(state))
     return w.draft()
 
 
@@ -120,15 +123,21 @@ def compose_weapons(ctx: Ctx) -> Draft:
         if not arms:
             missing.append(name)
             continue
-        said = "；".join(f"{s.value}（第{s.chapter}回）" for s in arms)
-        w.add(f"{name}使的兵器：{said}。")
+        said = ctx.say("sep.items").join(ctx.say("owned.one", value=s.value, chapter=s.chapter)
+                                         for s in arms)
+        w.add(ctx.say("weapon.lead", name=name, said=said))
         for state in arms:
-            w.add(f"· 第{state.chapter}回：{short(state.description, 90)}", record_quote(state))
+            w.add(_state_item(ctx, state), record_quote(state))
+    names = ctx.say("sep.list").join(missing)
     if not w.lines:
-        return Draft("insufficient", "", f"书中（知识库中）没有写{'、'.join(missing)}用什么兵器。")
+        return Draft("insufficient", "", ctx.say("weapon.none", names=names))
     if missing:
-        w.add(f"（书中没有写{'、'.join(missing)}用什么兵器。）")
+        w.add(ctx.say("weapon.missing", names=names))
     return w.draft()
+
+
+def _state_item(ctx: Ctx, state: State) -> str:
+    return ctx.say("state.item", chapter=state.chapter, told=short(state.description, 90))
 
 
 def compose_deeds(ctx: Ctx, person_id: str, deeds: Sequence[Event], lead: str = "") -> Draft:
@@ -137,11 +146,12 @@ def compose_deeds(ctx: Ctx, person_id: str, deeds: Sequence[Event], lead: str = 
     that matter most spread over them (`scenes_that_matter`) and the rest counted."""
     shown = scenes_that_matter(ctx, person_id, deeds)
     w = Writer()
-    said = "；".join(f"第{e.chapter}回 {e.title}" for e in shown)
-    more = f"（另有{len(deeds) - len(shown)}件）" if len(deeds) > len(shown) else ""
-    w.add(f"{lead}{ctx.name(person_id)}：{said}{more}。")
+    said = ctx.say("sep.items").join(ctx.say("scene", chapter=e.chapter, title=e.title)
+                                     for e in shown)
+    more = ctx.say("deeds.more", n=len(deeds) - len(shown)) if len(deeds) > len(shown) else ""
+    w.add(ctx.say("deeds.lead", lead=lead, name=ctx.name(person_id), said=said, more=more))
     for event in shown:
-        w.add(f"· 第{event.chapter}回 {event.title}：{short(event.summary)}", record_quote(event))
+        w.add(scene_item(ctx, event), record_quote(event))
     return w.draft()
 
 
@@ -177,15 +187,18 @@ def compose_attribute(ctx: Ctx) -> Draft | None:
         return None  # the records and passages may still tell it
     w = Writer()
     if clauses:
-        w.add(f"{person.name}：{'，'.join(clauses)}。")
+        w.add(ctx.say("attribute.lead", name=ctx.name(person.id),
+                      clauses=ctx.say("sep.clauses").join(clauses)))
         introduced = introduced[:1]
     else:
-        w.add(f"{person.name}：书中写道", introduced[0])
+        w.add(ctx.say("attribute.said", name=ctx.name(person.id)), introduced[0])
         introduced = introduced[1:]
     for quote in introduced:
-        w.add("· 原文：", quote)
-    for ref in [r for r in person.sources if r.chunk_id][:2 - len(introduced)]:
-        w.add("· ", (ref.quote, ref.chunk_id or ""))
+        w.add(ctx.say("passage.item"), quote)
+    told = [q for q, _ in w.quotes]
+    for ref in [r for r in person.sources if r.chunk_id
+                and not any(r.quote in t for t in told)][:2 - len(introduced)]:
+        w.add(ctx.say("item"), (ref.quote, ref.chunk_id or ""))
     return w.draft()
 
 

@@ -3,8 +3,6 @@ summary and scenes), a chapter asked by its title (第几回), the course of a n
 
 from __future__ import annotations
 
-import re
-
 from kb.answering.arcs import is_death
 from kb.answering.compose_person import (
     DEEDS_SPREAD,
@@ -15,12 +13,14 @@ from kb.answering.drafting import (
     Draft,
     Writer,
     record_quote,
+    scene_item,
     short,
 )
 from kb.knowledge.importance import spread_pick
+from kb.knowledge.language import language
 from kb.knowledge.profile import Arc
 
-ARC_STORY_SCENES = 8
+ARC_STORY_SCENES = 6
 """How many scenes of a campaign its course is told in; the rest are counted."""
 
 
@@ -34,12 +34,12 @@ def compose_arc_story(ctx: Ctx, arc: Arc) -> Draft | None:
     scores = [2.0 * e.turning_point + 2.0 * e.headline for e in scenes]
     picked = spread_pick([e.chapter for e in scenes], scores, ARC_STORY_SCENES, DEEDS_SPREAD, 1.0)
     w = Writer()
-    w.add(f"{arc.words[0]}（第{arc.first}–{arc.last}回），按书中顺序：")
+    w.add(ctx.say("arc.lead", name=arc.words[0], first=arc.first, last=arc.last))
     for i in picked:
         event = scenes[i]
-        w.add(f"· 第{event.chapter}回 {event.title}：{short(event.summary)}", record_quote(event))
+        w.add(scene_item(ctx, event), record_quote(event))
     if len(scenes) > len(picked):
-        w.add(f"（这几回另有{len(scenes) - len(picked)}件事）")
+        w.add(ctx.say("arc.more", n=len(scenes) - len(picked)))
     return w.draft()
 
 
@@ -52,16 +52,19 @@ def compose_chapter_story(ctx: Ctx, chapter: int) -> Draft:
     turning points and headlines among them told with their account and a quote."""
     summary = ctx.g.summary
     if summary is None or ctx.g.chapter is None:
-        return Draft("insufficient", "", f"书中（知识库中）没有第{chapter}回。")
+        return Draft("insufficient", "", ctx.say("chapter_story.none", chapter=chapter))
     w = Writer()
-    title = re.sub(r"^第\S+回\s*", "", ctx.g.chapter.title)  # the number is said already
-    w.add(f"第{chapter}回 {title}：{summary.summary}", record_quote(summary))
+    title = language().patterns.chapter_heading.sub("", ctx.g.chapter.title)  # said already
+    w.add(ctx.say("chapter_story.lead", chapter=chapter, title=title, summary=summary.summary),
+          record_quote(summary))
     scenes = [e for e in ctx.book.chapter_events.get(chapter, ()) if e.origin == "curated"]
     if scenes:
-        w.add(f"本回的事（按书中顺序）：{'；'.join(e.title for e in scenes)}。")
+        w.add(ctx.say("chapter_story.scenes",
+                      titles=ctx.say("sep.items").join(e.title for e in scenes)))
     marked = [e for e in scenes if e.turning_point or e.headline] or scenes
     for event in marked[:CHAPTER_SCENES]:
-        w.add(f"· {event.title}：{short(event.summary)}", record_quote(event))
+        w.add(ctx.say("scene.told", title=event.title, summary=short(event.summary)),
+              record_quote(event))
     return w.draft()
 
 
@@ -73,9 +76,9 @@ def compose_chapter(ctx: Ctx) -> Draft:
     mine = [c for c in ctx.g.packed if (b := ctx.block_of(c)) and b.chapter == chapter.chapter]
     best = best_sentences(mine, ctx.block_of, ctx.weights(), ctx.book.profile.wordings, limit=1)
     w = Writer()
-    w.add(f"第{chapter.chapter}回：{chapter.title}。")
+    w.add(ctx.say("chapter.lead", chapter=chapter.chapter, title=chapter.title))
     for _, sentence, chunk_id in best:
-        w.add("· ", (sentence, chunk_id))
+        w.add(ctx.say("item"), (sentence, chunk_id))
     return w.draft()
 
 
@@ -94,14 +97,15 @@ def compose_deaths_in_arc(ctx: Ctx, arc: Arc) -> Draft | None:
     heroes = [s for s in deaths if ctx.people.people[s.person].group in groups]
     others = [s for s in deaths if s not in heroes]
     shown = heroes or others  # the heroes the reader follows first, then how many others fell
-    said = "、".join(f"{ctx.name(s.person)}（第{s.chapter}回）" for s in shown[:MAX_DEATHS])
-    more = f"等{len(shown)}人" if len(shown) > MAX_DEATHS else f"，共{len(shown)}人"
-    rest = f"；另有{len(others)}人（对手、官员等）" if heroes else ""
+    said = ctx.say("sep.list").join(ctx.say("deaths.one", name=ctx.name(s.person), chapter=s.chapter)
+                                    for s in shown[:MAX_DEATHS])
+    more = ctx.say("deaths.more" if len(shown) > MAX_DEATHS else "deaths.all", n=len(shown))
+    rest = ctx.say("deaths.others", n=len(others)) if heroes else ""
     w = Writer()
     hero = ctx.book.profile.hero_word if heroes else ""
-    w.add(f"{arc.when}死去的{hero}：{said}{more}{rest}。")
+    w.add(ctx.say("deaths.lead", when=arc.when, hero=hero, said=said, more=more, rest=rest))
     for state in shown[:CHAPTER_SCENES]:
-        w.add(f"· {ctx.name(state.person)}：{state.value}，{short(state.description)}",
-              record_quote(state))
+        w.add(ctx.say("deaths.item", name=ctx.name(state.person), value=state.value,
+                      told=short(state.description)), record_quote(state))
     return w.draft()
 

@@ -96,25 +96,27 @@ def number_answer(ctx: Ctx, record: Record | None, best: Sequence[tuple[float, s
     if best and total_in(best[0][1], ctx.plan):  # 一共, or the scene's whole (`whole_counts`)
         found = quantity_in(to_simplified(best[0][1]), ctx.plan, ctx.people)
         if found:
-            return f"{found}。", (best[0][1], best[0][2]), False
+            return ctx.say("count", n=found), (best[0][1], best[0][2]), False
     beside = quantity_after_act(ctx, best)
     if beside:
-        return f"{beside[0]}。", beside[1], False
+        return ctx.say("count", n=beside[0]), beside[1], False
     counted = ctx.plan.detail.counted
     if isinstance(record, Event) and counted and ctx.plan.detail.unit:  # 杀四虎: 四只
         titled = re.search(f"({number_pattern()}){re.escape(ctx.plan.detail.unit)}?{re.escape(counted[-1])}",
                            record.title)
         if titled:
-            return (f"{titled.group(1)}{ctx.plan.detail.unit}。{record_line(ctx, record)}",
+            return (ctx.say("count.record", n=f"{titled.group(1)}{ctx.plan.detail.unit}",
+                            line=record_line(ctx, record)),
                     record_quote(record), True)
     if record is not None:
         found = quantity_in(to_simplified(ctx.render(record)), ctx.plan, ctx.people)
         if found:
-            return f"{found}。{record_line(ctx, record)}", record_quote(record), True
+            return ctx.say("count.record", n=found, line=record_line(ctx, record)), \
+                record_quote(record), True
     for _, sentence, chunk_id in best:
         found = quantity_in(to_simplified(sentence), ctx.plan, ctx.people)
         if found:
-            return f"{found}。", (sentence, chunk_id), False
+            return ctx.say("count", n=found), (sentence, chunk_id), False
     return None
 
 
@@ -142,7 +144,7 @@ def rank_answer(ctx: Ctx) -> Lead | None:
                              key=lambda r: (sum(n in to_simplified(r.quote) for n in names),
                                             r.chapter or 0))
             quote = (sources[-1].quote, sources[-1].chunk_id or "") if sources else None
-            return f"{match.group(0)}（{clause}）。", quote, False
+            return ctx.say("rank", rank=match.group(0), clause=clause), quote, False
     return None
 
 

@@ -1,16 +1,17 @@
 """The detail of the kinds answered their own way, decided once in the plan (`AskDetail`): where
 two met, whom someone acted on (甲杀了谁), last words, the chapter of a death, the story of a
 chapter named by number, one attribute of a person, a weapon, how someone came to a band or what
-came after, the acts a question asserts, a nickname, who died, a person's own end."""
+came after, the acts a question asserts, a person's own end."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
 from core.text import normalize, to_simplified
 from kb.answering.numerals import chapter_number
-from kb.answering.plan import Ask, AskDetail, Moment
+from kb.answering.plan import Ask, AskDetail, Asserted, Moment
 from kb.answering.wording import content_chars, has_any
 from kb.knowledge.language import Language, Role, language
 
@@ -29,16 +30,22 @@ ATTRIBUTE_ROLES: dict[str, Role] = {"home": "attribute_home", "trade": "attribut
                                     "gifts": "attribute_gifts", "looks": "attribute_looks",
                                     "named": "attribute_named"}
 """Each attribute of a person a question may ask (kb.answering.attributes), by its words."""
-PREMISE_ROLES: dict[str, Role] = {"kill": "asserts_kill", "fight": "asserts_fight"}
+PREMISE_ROLES: dict[str, Role] = {"kill": "asserts_kill", "fight": "asserts_fight",
+                                  "capture": "asserts_capture", "rescue": "asserts_rescue",
+                                  "persecute": "asserts_persecute"}
 """The acts a question may say happened between its people, by their words."""
+PATIENT_REACH = 2
+"""Characters between an act's word and the name of the one it was done to (杀了乙, 救出乙)."""
 MAX_TEMPORAL_DETAIL = 4
 """More content than this (characters) makes a 最后/第一次 question about an episode."""
 
 
 def detail_of_kind(text: str, asks: Ask, ids: Sequence[str], focus: Sequence[str],
-                   written: Sequence[str], detail: AskDetail, moment: Moment | None) -> AskDetail:
+                   found: Sequence[tuple[str, str]], detail: AskDetail, moment: Moment | None
+                   ) -> AskDetail:
     """The kinds of question the answer step answers in their own way (module docstring)."""
     lang = language()
+    written = [w for _, w in found]
     one = len(ids) == 1
     meeting_words = lang.words_of("meeting")
     death = lang.words_of("death")
@@ -58,15 +65,68 @@ def detail_of_kind(text: str, asks: Ask, ids: Sequence[str], focus: Sequence[str
         and has_any(text, lang.words_of("weapon")),
         joining=band if one and asks not in NOT_JOINING_ASKS and not after else None,
         after_band=band if one and asks in AFTER_BAND_ASKS and after else None,
-        nickname=has_any(text, lang.words_of("nickname_asked")),
-        premises=tuple(action for action, role in PREMISE_ROLES.items()
-                       if has_any(to_simplified(text), lang.words_of(role))),
+        premises=asserted_acts(text, found, lang),
         fate=moment == "ended" and all(any(ch in w for ch in lang.chars.end) for w in focus))
 
 
-def asks_deaths(cleaned: str) -> bool:
-    """谁死了, 哪些人阵亡: a question about who died (read on the question without its when)."""
-    return has_any(to_simplified(cleaned), language().words_of("death"))
+def asserted_acts(text: str, found: Sequence[tuple[str, str]], lang: Language
+                  ) -> tuple[Asserted, ...]:
+    """The acts the (normalized) question says one named person did to another, longest words
+    first: the one acted on is named right after the word (杀了乙) or after 把 before it (把乙打死),
+    the one acting before it, or after 被 (甲被乙杀死). A one-character word (杀, 救) counts only
+    with the one acted on named (杀乙, not 杀威棒)."""
+    spans = sorted({(at, at + len(key), pid) for pid, written in found
+                    if len(key := normalize(written)) >= 2 and (at := text.find(key)) >= 0})
+    taken: list[tuple[int, int]] = []
+    acts: list[tuple[int, Asserted]] = []
+    words = sorted(((w, act) for act, role in PREMISE_ROLES.items() for w in lang.words_of(role)),
+                   key=lambda wa: -len(wa[0]))
+    for word, act in words:
+        for match in re.finditer(re.escape(word), text):
+            start, end = match.span()
+            if any(s < end and start < e for s, e in taken) or \
+                    any(s < end and start < e for s, e, _ in spans):
+                continue  # a longer word took it, or it is inside a name
+            agent, patient = _roles_of(text, _subjects(text, spans, start, lang), start, end, lang)
+            unresolved = agent is None or patient is None
+            if unresolved and (len(word) == 1 or len(spans) != 2 or len(
+                    _subjects(text, spans, start, lang)) < len([s for s in spans if s[1] <= start])):
+                continue  # the act is done by or to someone the question does not name
+            taken.append((start, end))
+            acts.append((start, Asserted(act, word, agent, patient)))
+    return tuple(a for _, a in sorted(acts, key=lambda f: f[0]))
+
+
+def _subjects(text: str, spans: Sequence[tuple[int, int, str]], start: int, lang: Language
+              ) -> list[tuple[int, int, str]]:
+    """The names that may be the act's subject or object: not one that only modifies another
+    noun before the act (甲带着的乙: 的 after it), nor one an indefinite doer stands after (甲
+    察觉有人要害乙: 有人 acts); names after the act are kept."""
+    indefinite = lang.words_of("indefinite")
+    out = []
+    for s, e, pid in spans:
+        between = text[e:start] if e <= start else ""
+        if lang.chars.de in between or any(w in between for w in indefinite):
+            continue
+        out.append((s, e, pid))
+    return out
+
+
+def _roles_of(text: str, spans: Sequence[tuple[int, int, str]], start: int, end: int,
+              lang: Language) -> tuple[str | None, str | None]:
+    """Who acts and who is acted on around an act's word at [start, end)."""
+    chars = lang.chars
+    after = next((pid for s, _, pid in spans if end <= s <= end + PATIENT_REACH), None)
+    before = [(s, e, pid) for s, e, pid in spans if e <= start]
+    disposed = [pid for s, _, pid in before if any(c in text[max(0, s - 2):s] for c in chars.disposal)]
+    passive = [(s, pid) for s, _, pid in before if chars.passive in text[max(0, s - 2):s]]
+    if passive:  # 甲被乙杀死: 乙 acted on the one named before 被
+        subject = next((pid for s, _, pid in before if s < passive[-1][0]), None)
+        return passive[-1][1], after or subject
+    if after is None and disposed:  # 甲把乙打死: 乙 is acted on, 甲 named before 把 acts
+        first = next(s for s, _, pid in before if pid == disposed[0])
+        return next((pid for s, _, pid in reversed(before) if s < first), None), disposed[0]
+    return next((pid for _, _, pid in reversed(before) if pid != after), None), after
 
 
 def _asks_whom(text: str, written: Sequence[str], lang: Language) -> bool:

@@ -25,7 +25,7 @@ from kb.knowledge.views import SourceView
 from retrieval.analyzers import FUNCTION_CHARS
 
 BlockOf = Callable[[str], Block | None]
-SUMMARY_CHARS = 60
+SUMMARY_CHARS = 40
 Lead = tuple[str, tuple[str, str] | None, bool]
 """(the lead sentence, its quote, whether it already states the record)."""
 
@@ -75,12 +75,13 @@ def short(text: str, limit: int = SUMMARY_CHARS) -> str:
     return text[:cut] if cut > limit // 3 else text[:limit] + "…"
 
 
-def chapter_span(chapters: Sequence[int]) -> str:
-    """第7回, 第7–11回."""
+def chapter_span(chapters: Sequence[int], lang: str = "zh") -> str:
+    """第7回, 第7–11回 (in the language's words)."""
     if not chapters:
         return ""
     lo, hi = min(chapters), max(chapters)
-    return f"第{lo}回" if lo == hi else f"第{lo}–{hi}回"
+    say = language(lang)
+    return say.phrase("chapter.one", n=lo) if lo == hi else say.phrase("chapter.span", lo=lo, hi=hi)
 
 
 class Writer:
@@ -121,6 +122,17 @@ class Ctx:
 
     def name(self, person_id: str) -> str:
         return self.book.name(person_id)
+
+    def label(self, relation_type: str, label: str) -> str:
+        """A relation's label in the question's language (the record's own in Chinese)."""
+        return language(self.plan.lang).relation_labels.get(relation_type, label)
+
+    def span(self, chapters: Sequence[int]) -> str:
+        return chapter_span(chapters, self.plan.lang)
+
+    def say(self, key: str, **fields: object) -> str:
+        """The answer template `key` of the question's language, filled (kb/data/lang)."""
+        return language(self.plan.lang).phrase(key, **fields)
 
     @property
     def all_names(self) -> list[str]:
@@ -216,12 +228,19 @@ def best_record(ctx: Ctx, weights: dict[str, float], records: Sequence[Record]
 def account_of(ctx: Ctx, record: Record) -> str:
     """What a record says happened, in one sentence (events: title and summary)."""
     if isinstance(record, Event):
-        return f"第{record.chapter}回 {record.title}——{short(record.summary, 90)}"
+        return ctx.say("account.event", chapter=record.chapter, title=record.title,
+                       told=short(record.summary, 90))
     if isinstance(record, Relation):
-        return (f"{short(record.description, 90)}（{ctx.name(record.source)}与"
-                f"{ctx.name(record.target)}：{record.label}）")
+        return ctx.say("account.relation", told=short(record.description, 90),
+                       source=ctx.name(record.source), target=ctx.name(record.target),
+                       label=ctx.label(record.type, record.label))
     if isinstance(record, State):
-        return f"第{record.chapter}回 {record.value}——{short(record.description, 90)}"
+        return ctx.say("account.state", chapter=record.chapter, value=record.value,
+                       told=short(record.description, 90))
     return short(ctx.render(record), 90)
 
 
+def scene_item(ctx: Ctx, event: Event) -> str:
+    """· 第N回 an event's title: its account."""
+    return ctx.say("scene.item", chapter=event.chapter, title=event.title,
+                   summary=short(event.summary))

@@ -22,7 +22,6 @@ from kb.answering.arcs import (
 )
 from kb.answering.book import Book
 from kb.answering.chapters import ChapterMatch
-from kb.answering.details import asks_deaths
 from kb.answering.expansion import expansions_for
 from kb.answering.kinds import select_kinds
 from kb.answering.ordering import (
@@ -36,7 +35,7 @@ from kb.answering.plan import Plan
 from kb.answering.planner import plan_for_question, refused
 from kb.answering.record_search import KnowledgeHit, KnowledgeIndex
 from kb.answering.relatives import Relatives
-from kb.answering.wording import has_any
+from kb.answering.wording import fold_colloquial, has_any
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.language import language
 from kb.knowledge.models import ChapterSummary, Event, Person, Record
@@ -62,9 +61,9 @@ is hundreds of events read and validated from the store; asked again it costs no
 
 
 
-RelationTypes = dict[tuple[str, str], set[tuple[str, str]]]
-"""(a, b) → {(relation type, origin)} of the relations between two named people, either
-direction: what a question's premise (甲杀了乙) is checked against."""
+RelationTypes = dict[tuple[str, str], set[tuple[str, str, str, str, bool]]]
+"""(a, b) → {(relation type, origin, source, target, directed)} of the relations between two
+named people: what a question's premise (甲杀了乙) is checked against."""
 
 
 @dataclass
@@ -113,7 +112,7 @@ class EvidencePipeline:
         self.bundle = bundle
         self.book = Book.of(bundle, titles or {})
         self.people = self.book.people
-        self.profile = bundle.profile
+        self.profile = self.book.profile
         self.knowledge = KnowledgeIndex(bundle)
         self.knowledge_budget = knowledge_budget
         self.expansion = expansion
@@ -129,16 +128,19 @@ class EvidencePipeline:
         bearer of a shared name in a pair, whether it can be looked up at all, and the question
         kinds that may answer it."""
         text = normalize(question)
-        arc = self.profile.arc_of(text) or self._after_death(text)
+        named = self.people.find(question)
+        arc = self.profile.arc_of(text) or self._after_death(text, named)
         told_arc = self.profile.arc_of(text, as_when=False) \
             if arc is None and has_any(text, language().words_of("episode")) else None
-        plan = plan_for_question(without_arc(text, arc) if arc else question, self.people,
-                                 previous, self.relatives.one, self.profile.place_chars)
+        if arc is None:
+            plan = plan_for_question(question, self.people, previous, self.relatives.one,
+                                     self.profile.place_chars, named)
+        else:  # planned without the arc's words: they are its when
+            plan = plan_for_question(without_arc(text, arc), self.people, previous,
+                                     self.relatives.one, self.profile.place_chars)
         if plan.kind == "pair":
             plan = self._beside(plan)
-        plan = replace(plan, question=question, named=tuple(self.people.find(question)),
-                       arc=arc, told_arc=told_arc,
-                       detail=replace(plan.detail, deaths=asks_deaths(plan.cleaned)))
+        plan = replace(plan, question=question, named=tuple(named), arc=arc, told_arc=told_arc)
         plan = refused(plan)
         return replace(plan, kinds=select_kinds(plan))
 
@@ -168,7 +170,7 @@ class EvidencePipeline:
         expansions = expansions_for(plan.question, named, self.profile.wordings, self.expansion)
         if plan.follow_up:
             expansions = [self.people.people[pid].name for pid in plan.person_ids] + expansions
-        query = query_text(plan.question, expansions)
+        query = query_text(fold_colloquial(plan.question), expansions)
         budget = self.knowledge_budget if knowledge_budget is None else knowledge_budget
         knowledge = self.knowledge.search(query, plan.person_ids, budget)
         pair, journey, plan_records = self._plan_records(plan)
@@ -205,7 +207,8 @@ class EvidencePipeline:
         """The chapter a which-chapter question names by its title, or the one a 第N回讲了什么
         names by its number."""
         titles = self.book.titles
-        chapter = titles.match(plan.question) if plan.asks == "chapter" else None
+        forms = [n for pid in plan.person_ids for n in self.people.people[pid].all_names]
+        chapter = titles.match(plan.question, forms) if plan.asks == "chapter" else None
         told = plan.detail.chapter_told
         if told is not None and told in titles.titles:  # 第N回讲了什么: that chapter
             chapter = ChapterMatch(told, titles.titles[told], 1.0)
@@ -223,17 +226,16 @@ class EvidencePipeline:
             except NotFound:
                 out[(a, b)] = set()
                 continue
-            out[(a, b)] = {(r.type, getattr(self.bundle.get(r.id), "origin", "extracted"))
-                           for r in relations}
+            out[(a, b)] = {(r.type, getattr(self.bundle.get(r.id), "origin", "extracted"),
+                            r.source, r.target, r.directed) for r in relations}
         return out
 
-    def _after_death(self, text: str) -> Arc | None:
-        """甲死后…: the chapters from 甲's death on (kb.answering.arcs.after_death); the people are
-        looked up only in a question that says so."""
+    def _after_death(self, text: str, named: Sequence[tuple[str, str]]) -> Arc | None:
+        """甲死后…: the chapters from 甲's death on (kb.answering.arcs.after_death)."""
         if language().patterns.after_death.search(text) is None:
             return None
         try:
-            return after_death(text, [(p, normalize(w)) for p, w in self.people.find(text)],
+            return after_death(text, [(p, normalize(w)) for p, w in named],
                                self._timeline,
                                max(self.book.titles.titles or self.book.chapter_events, default=0))
         except NotFound:

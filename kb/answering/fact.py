@@ -29,6 +29,9 @@ from kb.answering.refusals import missing_part, normalized, not_covered
 from kb.knowledge.models import Event, Record, Relation, State
 
 SUPPORT_RECORDS = 3
+MAX_PASSAGE = 60
+"""A supporting passage longer than this (a roster, a verse, a recital of a whole story) is not
+quoted beside the records."""
 Sentences = list[tuple[float, str, str]]
 """(coverage, sentence, block id), best first."""
 
@@ -51,12 +54,12 @@ def compose_fact(ctx: Ctx) -> Draft:
     reason = not_covered(plan, weights, max(top_sentence, top[0] if top else 0.0) if weights
                          else (1.0 if best or record else 0.0), normalized(texts))
     if reason:
-        return Draft("insufficient", "", reason + "。")
+        return Draft("insufficient", "", ctx.say("end", text=reason))
     record_people = participants(record) if record else set()
     lacking = missing_part(plan, [s for _, s, _ in best], record_people, ctx.people,
                            [ctx.render(record)] if record else [])
     if lacking:
-        return Draft("insufficient", "", lacking + "。")
+        return Draft("insufficient", "", ctx.say("end", text=lacking))
     return _written(ctx, record, best, records, weights)
 
 
@@ -68,20 +71,22 @@ def _written(ctx: Ctx, record: Record | None, best: Sentences, records: Sequence
     lead = opening(ctx, record, best)
     if lead:
         w.add(lead[0], lead[1])
+    shown = {record.id} if record else set()
+    item = ctx.say("item")
     if record is not None and ctx.plan.asks == "why":
         for event in events_before(ctx, record):
-            w.add(f"· 此前，第{event.chapter}回 {event.title}：{short(event.summary)}",
-                  record_quote(event))
+            w.add(ctx.say("why.before", chapter=event.chapter, title=event.title,
+                          summary=short(event.summary)), record_quote(event))
+            shown.add(event.id)
     if record is not None and not (lead and lead[2]):
-        w.add(f"· {record_line(ctx, record)}", record_quote(record))
-    shown = {record.id} if record else set()
+        w.add(f"{item}{record_line(ctx, record)}", record_quote(record))
     for other in supporting(ctx, records, weights, shown):
-        w.add(f"· {record_line(ctx, other)}", record_quote(other))
+        w.add(f"{item}{record_line(ctx, other)}", record_quote(other))
     quoted = {q[0] for q in w.quotes}
     for score, sentence, chunk_id in best[:SUPPORT_SENTENCES]:
-        if (score > 0 or not weights) and sentence not in quoted \
+        if (score > 0 or not weights) and sentence not in quoted and len(sentence) <= MAX_PASSAGE \
                 and same_scene(ctx, record, chunk_id):
-            w.add("· 原文：", (sentence, chunk_id))
+            w.add(ctx.say("passage.item"), (sentence, chunk_id))
     return w.draft()
 
 

@@ -13,6 +13,9 @@ from kb.answering.records import is_patient, place_of, record_line
 from kb.answering.refusals import asks_person, kind_of_name, made_of_in
 from kb.knowledge.models import Event, Record, Relation, State
 
+LEAD_CHARS = 90
+"""How much of the answering record's account the first sentence tells."""
+
 
 def opening(ctx: Ctx, record: Record | None, best: Sequence[tuple[float, str, str]]
           ) -> Lead | None:
@@ -20,47 +23,53 @@ def opening(ctx: Ctx, record: Record | None, best: Sequence[tuple[float, str, st
     plan = ctx.plan
     sentence = (best[0][1], best[0][2]) if best else None
     quote = record_quote(record) if record else sentence
-    where = f"（第{record.chapter}回 {record.title}）" if isinstance(record, Event) else ""
+    where = ctx.say("fact.scene", chapter=record.chapter, title=record.title) \
+        if isinstance(record, Event) else ""
     if plan.asks == "who":
         names = who_answers(ctx, record, best)
         if names:
-            return f"{names}。{where}", quote, False
+            return ctx.say("fact.who", names=names, where=where), quote, False
     if plan.asks == "where":
         place = place_of(record) or place_then(ctx, record)
         if place and isinstance(record, State):
-            return f"在{place}（第{record.chapter}回 {record.value}）。", quote, False
+            return ctx.say("fact.at_state", place=place, chapter=record.chapter,
+                           value=record.value), quote, False
         if place and isinstance(record, Event):
-            return f"在{place}{where}。{short(record.summary)}", quote, True
+            return ctx.say("fact.at_event", place=place, where=where,
+                           told=short(record.summary)), quote, True
         if place:
-            return f"在{place}。", quote, False
+            return ctx.say("fact.at", place=place), quote, False
     if plan.asks in ("when", "chapter") and isinstance(record, Event | State):
         title = record.title if isinstance(record, Event) else record.value
-        return f"第{record.chapter}回：{title}。", quote, False
+        return ctx.say("fact.in", chapter=record.chapter, title=title), quote, False
     if plan.asks in ("when", "chapter") and isinstance(record, Relation) and record.sources \
             and record.sources[0].chapter is not None:  # where the relation (the act) begins
-        return f"第{record.sources[0].chapter}回：{record_line(ctx, record)}", quote, True
+        return ctx.say("fact.in_relation", chapter=record.sources[0].chapter,
+                       line=record_line(ctx, record)), quote, True
     if plan.asks == "how_many":
         return number_answer(ctx, record, best)
     if plan.asks == "name":
         texts = ([ctx.render(record)] if record is not None else []) + [s for _, s, _ in best]
         kind = kind_of_name(plan, texts)
         if kind:
-            who = "、".join(plan.names)
-            return f"{who}的{plan.detail.role}是{kind}。{where}", quote, False
+            who = ctx.say("sep.list").join(ctx.name(p) for p in plan.person_ids)
+            return ctx.say("fact.kind_name", who=who, role=plan.detail.role, name=kind,
+                           where=where), quote, False
         found = who_answers(ctx, record, best) if record is not None and asks_person(plan) \
             else names_beside(ctx, best)
         if found:
-            return f"{found}。{where}", quote if record is not None else sentence, False
+            return ctx.say("fact.who", names=found, where=where), \
+                quote if record is not None else sentence, False
     if plan.asks == "made_of":
         said = next(((s, c) for _, s, c in best if made_of_in(s, plan)), None)
         if said:
-            return "书中写道：", said, False
+            return ctx.say("fact.said"), said, False
     if plan.asks == "why" and record is not None:
-        return f"原因：{account_of(ctx, record)}", quote, True
+        return ctx.say("fact.why", account=account_of(ctx, record)), quote, True
     if record is not None:
-        return record_line(ctx, record), quote, True
+        return record_line(ctx, record, LEAD_CHARS), quote, True
     if sentence:
-        return "书中写道：", sentence, False
+        return ctx.say("fact.said"), sentence, False
     return None
 
 
@@ -79,24 +88,28 @@ def who_answers(ctx: Ctx, record: Record | None, best: Sequence[tuple[float, str
         acting = {r: ns for r, ns in by_role.items() if asked_acts(ctx) & set(r)}
         by_role = acting or by_role  # 被谁射死: the archer, not the men who carried him off
         if by_role:
-            return "；".join(f"{'、'.join(ns)}（{role}）" for role, ns in by_role.items())
+            return ctx.say("sep.items").join(
+                ctx.say("who.role", names=ctx.say("sep.list").join(ns), role=role)
+                for role, ns in by_role.items())
     if isinstance(record, Relation):
         other = [p for p in (record.source, record.target) if p not in named]
         if other:
-            return f"{'、'.join(ctx.name(p) for p in other)}（{record.label}）"
+            return ctx.say("who.role", names=ctx.say("sep.list").join(ctx.name(p) for p in other),
+                           role=ctx.label(record.type, record.label))
     if isinstance(record, State) and record.person not in named and not passive:
-        return f"{ctx.name(record.person)}（{record.value}）"  # 谁当了寨主: the one who holds it
+        # 谁当了寨主: the one who holds it
+        return ctx.say("who.role", names=ctx.name(record.person), role=record.value)
     if isinstance(record, State):
         told = [pid for pid, _ in ctx.people.find(record.value + record.description)
                 if pid not in named]
         if told:  # the first named is the one who acted (被甲活捉，送…交乙收管)
-            return f"{ctx.name(told[0])}（{record.value}）"
+            return ctx.say("who.role", names=ctx.name(told[0]), role=record.value)
     if passive and record is not None:
         return ""  # the record that answers names no one acting: no guess from a sentence
     for _, sentence, _ in best:
         found = [pid for pid, _ in ctx.people.find(sentence) if pid not in named]
         if found:
-            return "、".join(dict.fromkeys(ctx.name(p) for p in found))
+            return ctx.say("sep.list").join(dict.fromkeys(ctx.name(p) for p in found))
     return ""
 
 
@@ -119,5 +132,5 @@ def names_beside(ctx: Ctx, best: Sequence[tuple[float, str, str]]) -> str:
     for _, sentence, _ in best:
         found = [pid for pid, _ in ctx.people.find(sentence) if pid not in named]
         if found:
-            return "、".join(dict.fromkeys(ctx.name(p) for p in found))
+            return ctx.say("sep.list").join(dict.fromkeys(ctx.name(p) for p in found))
     return ""

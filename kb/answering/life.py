@@ -15,13 +15,12 @@ from kb.answering.drafting import (
     Writer,
     asked_acts,
     bigrams,
-    chapter_span,
     first_quote,
     record_quote,
     role_form_chars,
+    scene_item,
     short,
 )
-from kb.answering.evidence import Evidence
 from kb.answering.fact import compose_fact
 from kb.answering.fact_lead import who_answers
 from kb.answering.joining import road_to_band
@@ -34,19 +33,24 @@ MAX_QUOTE_CHARS = 80
 """Longer sentences (rosters, verses) are not offered as quotes beside records."""
 
 
-MAX_STAGE_EVENTS = 6
+MAX_STAGE_EVENTS = 3
+STAGE_CHARS = 30
+"""A journey stage is told in its key events' titles (the rest counted) and this much of its
+title event's account."""
 """Event titles named in one stage's paragraph; the rest are counted."""
 
 
-def stage_note(titles: Sequence[str], states: Sequence[str], others: int) -> str:
-    named = "；".join(titles[:MAX_STAGE_EVENTS]) or "；".join(states)
+def stage_note(ctx: Ctx, titles: Sequence[str], states: Sequence[str], others: int) -> str:
+    sep = ctx.say("sep.items")
+    named = sep.join(titles[:MAX_STAGE_EVENTS]) or sep.join(states)
     more = others + max(0, len(titles) - MAX_STAGE_EVENTS)
-    return named + (f"；另有 {more} 件事" if more > 0 else "")
+    return named + (ctx.say("more_things", n=more) if more > 0 else "")
 
 
-def compose_journey(g: Evidence) -> Draft:
+def compose_journey(ctx: Ctx) -> Draft:
     """One paragraph per stage, in order: its chapters and place, its key events, the rest
     counted, a quote. A follow-up (`after` a chapter) keeps the stages that go on past it."""
+    g = ctx.g
     assert g.journey is not None
     after = g.after
     person = g.journey.person.name
@@ -54,25 +58,28 @@ def compose_journey(g: Evidence) -> Draft:
     later = [s for s in all_stages if after is not None and s.chapters and max(s.chapters) > after]
     shown = later or all_stages
     if not shown:
-        return Draft("insufficient", "", f"书中（知识库中）没有{person}的经历。")
+        return Draft("insufficient", "", ctx.say("journey.none", person=person))
     w = Writer()
     first, last = shown[0], shown[-1]
-    since = f"第{after}回以后，" if later else ""
-    w.add(f"{person}{since}的经历分{len(shown)}个阶段：从“{first.title}”"
-          f"（{chapter_span(first.chapters)}）到“{last.title}”（{chapter_span(last.chapters)}）。")
+    since = ctx.say("journey.since", chapter=after) if later else ""
+    w.add(ctx.say("journey.lead", person=person, since=since, n=len(shown), first=first.title,
+                  first_span=ctx.span(first.chapters), last=last.title,
+                  last_span=ctx.span(last.chapters)))
     stages = []
     for i, stage in enumerate(shown, start=1):
-        note = stage_note([e.title for e in stage.events], [s.value for s in stage.states],
-                           stage.other_events)
+        note = stage_note(ctx, [e.title for e in stage.events], [s.value for s in stage.states],
+                          stage.other_events)
         stage_quotes = [q for q in (first_quote([s]) for s in stage.sources[:2]) if q]
-        place = f"，{stage.place}" if stage.place else ""
+        place = ctx.say("journey.place", place=stage.place) if stage.place else ""
         # what happens: the stage's title event (the 12th stage of a hero is his death, not the
         # dream that opens its chapter), else its first key event
         top = next((e for e in stage.events if e.title == stage.title),
                    stage.events[0] if stage.events else None)
-        told = f"{short(top.summary, 50)}。" if top is not None and top.summary else ""
+        told = ctx.say("told", text=short(top.summary, STAGE_CHARS)) if top is not None and top.summary \
+            else ""
         stages.append(StageNote(title=stage.title, chapters=stage.chapters, note=note))
-        w.add(f"{i}. {stage.title}（{chapter_span(stage.chapters)}{place}）：{told}{note}。",
+        w.add(ctx.say("journey.stage", i=i, title=stage.title, span=ctx.span(stage.chapters),
+                      place=place, told=told, note=note),
               stage_quotes[0] if stage_quotes else None)
         w.quotes += stage_quotes[1:]
     return w.draft(stages)
@@ -89,12 +96,12 @@ def compose_joining(ctx: Ctx, person_id: str) -> Draft | None:
     joined = road.joined
     what, told = ((joined.value, joined.description) if isinstance(joined, State)
                   else (joined.title, joined.summary))
-    w.add(f"{ctx.name(person_id)}第{joined.chapter}回{what}：{short(told, 90)}。",
-          record_quote(joined))
+    w.add(ctx.say("joining.lead", name=ctx.name(person_id), chapter=joined.chapter, what=what,
+                  told=short(told, 90)), record_quote(joined))
     if road.steps:
-        w.add("经过（按书中顺序）：")
+        w.add(ctx.say("joining.road"))
     for event in road.steps:
-        w.add(f"· 第{event.chapter}回 {event.title}：{short(event.summary)}", record_quote(event))
+        w.add(scene_item(ctx, event), record_quote(event))
     return w.draft()
 
 
@@ -116,15 +123,16 @@ def compose_fate(ctx: Ctx, person_ids: Sequence[str]) -> Draft:
         status, last = last_status(ctx, person_id)
         name = ctx.name(person_id)
         if status is not None:
-            w.add(f"{name}的结局（第{status.chapter}回）：{status.value}。"
-                  f"{short(status.description, 90)}", record_quote(status))
+            w.add(ctx.say("fate.lead", name=name, chapter=status.chapter, value=status.value,
+                          told=short(status.description, 90)), record_quote(status))
         elif last:
-            w.add(f"{name}最后的事（第{last[-1].chapter}回）：{last[-1].title}。")
+            w.add(ctx.say("fate.last_event", name=name, chapter=last[-1].chapter,
+                          title=last[-1].title))
         events.update({e.id: e for e in last})
     if not w.lines:
         return compose_fact(ctx)
     for event in sorted(events.values(), key=lambda e: e.order):
-        w.add(f"· 第{event.chapter}回 {event.title}：{short(event.summary)}", record_quote(event))
+        w.add(scene_item(ctx, event), record_quote(event))
     return w.draft()
 
 
@@ -161,11 +169,12 @@ def compose_done_to(ctx: Ctx, person_id: str, done: Sequence[tuple[str, Event]])
     """Whom the person did the asked act to, each with where, in book order, the rest counted."""
     w = Writer()
     shown = done[:MAX_WHOM]
-    said = "、".join(f"{ctx.name(p)}（第{e.chapter}回）" for p, e in shown)
-    more = f"等{len(done)}人" if len(done) > len(shown) else f"，共{len(done)}人"
-    w.add(f"{said}{more}。")
+    said = ctx.say("sep.list").join(ctx.say("whom.one", name=ctx.name(p), chapter=e.chapter)
+                                    for p, e in shown)
+    more = ctx.say("whom.more" if len(done) > len(shown) else "whom.all", n=len(done))
+    w.add(ctx.say("whom.lead", said=said, more=more))
     for event in {e.id: e for _, e in shown}.values():
-        w.add(f"· 第{event.chapter}回 {event.title}：{short(event.summary)}", record_quote(event))
+        w.add(scene_item(ctx, event), record_quote(event))
     return w.draft()
 
 
@@ -210,11 +219,10 @@ def compose_last_words(ctx: Ctx, person_id: str) -> Draft:
         else:
             joined.append((text, chunk_id))
     w = Writer()
-    w.add(f"{ctx.name(person_id)}临终（第{status.chapter}回）：", joined[0])
+    w.add(ctx.say("last_words.lead", name=ctx.name(person_id), chapter=status.chapter), joined[0])
     for sentence in joined[1:]:
-        w.add("· ", sentence)
-    w.add(f"· {ctx.name(person_id)}的结局（第{status.chapter}回）：{status.value}。"
-          f"{short(status.description, 90)}", quote)
+        w.add(ctx.say("item"), sentence)
+    w.add(_fate_item(ctx, person_id, status), quote)
     return w.draft()
 
 
@@ -236,18 +244,18 @@ def compose_killer(ctx: Ctx, person_id: str) -> Draft:
     event = actor_record(ctx, dying[::-1])
     w = Writer()
     if event is not None:
-        w.add(f"{who_answers(ctx, event, [])}。（第{event.chapter}回 {event.title}）"
-              f"{short(event.summary, 90)}", record_quote(event))
+        w.add(ctx.say("killer.lead", who=who_answers(ctx, event, []), chapter=event.chapter,
+                      title=event.title, told=short(event.summary, 90)), record_quote(event))
     else:
         value = to_simplified(status.value)
         told = [pid for pid, written in ctx.people.find(value) if pid != person_id
                 and any(f"{mark}{to_simplified(written)}" in value for mark in agent_marks)]
         if not told:
             return compose_fate(ctx, [person_id])
-        w.add(f"{'、'.join(dict.fromkeys(ctx.name(t) for t in told))}。（第{status.chapter}回 "
-              f"{status.value}）", record_quote(status))
-    w.add(f"· {ctx.name(person_id)}的结局（第{status.chapter}回）：{status.value}。"
-          f"{short(status.description, 90)}", record_quote(status))
+        who = ctx.say("sep.list").join(dict.fromkeys(ctx.name(t) for t in told))
+        w.add(ctx.say("killer.state", who=who, chapter=status.chapter, value=status.value),
+              record_quote(status))
+    w.add(_fate_item(ctx, person_id, status), record_quote(status))
     return w.draft()
 
 
@@ -258,15 +266,20 @@ def compose_temporal(ctx: Ctx) -> Draft:
     keys = [k for p in persons for k in {normalize(n) for n in p.all_names} if len(k) >= 2]
     w = Writer()
     first = ctx.g.temporal[0]
-    w.add(f"{'、'.join(p.name for p in persons)}最早的事在第{first.chapter}回：{first.title}。"
-          f"{short(first.summary)}")
+    w.add(ctx.say("began.lead", names=ctx.say("sep.list").join(ctx.name(p.id) for p in persons),
+                  chapter=first.chapter, title=first.title, told=short(first.summary)))
     for event in ctx.g.temporal:
         q = record_quote(event)
-        w.add(f"· 第{event.chapter}回 {event.title}", q)
+        w.add(ctx.say("scene.title_item", chapter=event.chapter, title=event.title), q)
         block = ctx.block_of(q[1]) if q else None
         if q and block and not any(k in normalize(q[0]) for k in keys):
             named = next((s for s in sentences(block.text) if len(s) <= MAX_QUOTE_CHARS
                           and any(k in normalize(s) for k in keys)), None)
             if named:
-                w.add("  ", (named, block.id))
+                w.add(ctx.say("indent"), (named, block.id))
     return w.draft()
+
+
+def _fate_item(ctx: Ctx, person_id: str, status: State) -> str:
+    return ctx.say("fate.item", name=ctx.name(person_id), chapter=status.chapter,
+                   value=status.value, told=short(status.description, 90))

@@ -36,3 +36,15 @@ def numeral_value(text: str) -> int | None:
 def chapter_number(text: str) -> int | None:
     """The value of a chapter's number as written after 第 (23, 二十三, 一百二十)."""
     return int(text) if text.isdigit() else numeral_value(text)
+
+
+def numeral_of(value: int) -> str:
+    """A number as the book writes it (3 → 三, 12 → 十二, 20 → 二十), for counts under 100."""
+    digits = {v: d for d, v in reversed(language().numerals.digits.items()) if v < 10}
+    ten = next(d for d, v in language().numerals.powers.items() if v == 10)
+    if value < 10:
+        return digits.get(value, str(value))
+    if value < 100:
+        tens, units = divmod(value, 10)
+        return (digits[tens] if tens > 1 else "") + ten + (digits[units] if units else "")
+    return str(value)

@@ -17,6 +17,19 @@ Refusal = Literal["no_cjk", "dangling", "opinion"]
 
 
 @dataclass(frozen=True)
+class Asserted:
+    """An act a question says one named person did to another: who acted and on whom, when the
+    question makes it plain (the name after the verb, after 把, before 被), else None."""
+
+    act: str
+    """kill, fight, capture, rescue, persecute (kb.answering.details.PREMISE_ROLES)."""
+    word: str
+    """The question's word for it (生擒)."""
+    agent: str | None = None
+    patient: str | None = None
+
+
+@dataclass(frozen=True)
 class AskDetail:
     """What the kind of answer needs beyond the focus words."""
 
@@ -73,13 +86,9 @@ class AskDetail:
     joining: str | None = None
     """甲是怎么上某山的, 甲为什么落草: how one person came to a band — the band's place as asked
     ("" when none is named); None when the question does not ask it (kb.answering.joining)."""
-    premises: tuple[str, ...] = ()
-    """The acts the question says happened between its people (杀, 斗): the records must hold
-    them, else the premise may be false (kb.answering.refusals)."""
-    nickname: bool = False
-    """The question asks for a nickname (绰号, 外号): the profile's nickname comes first."""
-    deaths: bool = False
-    """The question asks who died (谁死了, 哪些人阵亡), read without its when (甲死后 is one)."""
+    premises: tuple[Asserted, ...] = ()
+    """The acts the question says happened between its people (甲为什么杀乙, 甲怎么活捉了乙):
+    the records must hold them, else the premise may be false (kb.answering.refusals)."""
     fate: bool = False
     """How it ended, of the person itself (结局, 怎么死的, 怎么圆寂的): every focus word holds an
     end character (某人的老娘是怎么死的 asks about the mother, not the person's end)."""
@@ -116,6 +125,8 @@ class Plan:
     roles: frozenset[str] = frozenset()
     """The roles of the language's words the question holds (kb.knowledge.language: asks_why,
     episode, meeting …): what a question kind may read of the question's words."""
+    lang: str = "zh"
+    """The language the question was asked in, and its answer is framed in (kb/data/lang)."""
     kinds: tuple[str, ...] = ()
     """The question kinds that may answer, in priority order (kb.answering.kinds): the first
     whose answer is found answers."""

@@ -43,11 +43,13 @@ OPINION_ASKS = ("who", "what", "name", "identity")
 
 
 def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str] = (),
-                      kin_of: KinLookup | None = None, place_chars: str = "") -> Plan:
-    """Decide the kind, the people and what is asked (rules in the module docstring)."""
+                      kin_of: KinLookup | None = None, place_chars: str = "",
+                      named: Sequence[tuple[str, str]] | None = None) -> Plan:
+    """Decide the kind, the people and what is asked (rules in the module docstring); `named`:
+    the people the question names, when the caller found them already."""
     lang = language()
     simplified = asked_form(question)
-    named = people.find(question)
+    named = list(people.find(question) if named is None else named)
     unresolved: list[str] = []
     found = with_relatives(normalize(question), named, kin_of, unresolved)
     ids = list(dict.fromkeys(pid for pid, _ in found))
@@ -57,6 +59,9 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
         ids, follow_up = list(previous) if plural else list(previous[:1]), True
     asked = _asking_text(question, lang)
     cleaned = " ".join(clean_query(asked).split())
+    topic = _topic(simplified, found, ids, lang)
+    if topic is not None:  # 甲被乙骗上山之后，结局如何: 甲's end, not the pair's story
+        ids = [topic]
     every_name = _every_name(found, ids, people, lang)
     focus = focus_words(asked, every_name)
     kind, ids = _kind(simplified, cleaned, found, ids, every_name, place_chars, lang)
@@ -70,7 +75,9 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
     if asks == "who" and len(ids) == 1 and any(asks_the_relative(simplified, written)
                                                for _, written in found):
         asks = "identity"  # 甲嫁给了谁: the relative the plan resolved is the one asked for
-    detail = detail_of_kind(simplified, asks, ids, focus, [w for _, w in found], detail, moment)
+    if asks == "who" and _doer_asked(simplified, found, lang):
+        detail = replace(detail, passive=True)  # 生擒甲的是谁: 甲 is the one acted on
+    detail = detail_of_kind(simplified, asks, ids, focus, found, detail, moment)
     if found != named:  # 甲的管家: the plan's person is 甲's relative, found by the kinship word
         detail = replace(detail, relative=True)
     return Plan(kind, ids, names, cleaned, follow_up, asks, moment, focus, detail,
@@ -116,6 +123,35 @@ def _kind(simplified: str, cleaned: str, found: Sequence[tuple[str, str]], ids: 
         detail_chars = content_chars(" ".join(clean_query(undone).split()), every_name, (),
                                      place_chars)
     return ("journey" if detail_chars <= limit else "open"), ids
+
+
+def _doer_asked(text: str, found: Sequence[tuple[str, str]], lang: Language) -> bool:
+    """生擒甲的是谁: a name right before 的是谁 is the one the act was done to, and the one who
+    did it is asked (官府抓到的是谁, with no name there, asks the one caught)."""
+    for _, written in found:
+        key = normalize(written)
+        at = text.find(key)
+        if at >= 0 and lang.patterns.asked_doer.match(text, at + len(key)):
+            return True
+    return False
+
+
+def _topic(text: str, found: Sequence[tuple[str, str]], ids: Sequence[str], lang: Language
+           ) -> str | None:
+    """The one person a question of two names is about, when it asks one person's course of life
+    or end (结局, 经历, 做了什么) and the second name is not joined to the first (甲和乙) but
+    stands in a clause of the first's story (甲被乙骗上山之后): the first named."""
+    if len(ids) < 2 or len(found) < 2:
+        return None
+    life = lang.words_of("end") + lang.words_of("journey_strong") + lang.words_of("deeds")
+    asks_else = lang.words_of("asks_why") + lang.words_of("asks_whether") + lang.words_of("asks_who")
+    if not has_any(text, life) or has_any(text, asks_else):
+        return None
+    first, second = (normalize(w) for _, w in found[:2])
+    start = text.find(first) + len(first)
+    gap = text[start:text.find(second, start)] if text.find(second, start) > 0 else ""
+    joined = gap.strip(lang.chars.name_joints) in lang.words_of("coordinators") or gap == ""
+    return None if joined else found[0][0]
 
 
 def the_pair(text: str, found: Sequence[tuple[str, str]], ids: list[str]) -> list[str]:

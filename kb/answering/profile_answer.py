@@ -3,7 +3,11 @@ a nickname, the nickname first (as the profile gives it: 绰号“甲”, 人称
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 from core.text import to_simplified
+from kb.answering.attributes import is_roster
 from kb.answering.drafting import Ctx, Draft, Writer, asked_acts, role_form_chars
 from kb.knowledge.language import language
 from kb.knowledge.models import Person
@@ -17,19 +21,24 @@ def nicknames(person: Person) -> list[str]:
     return [n for n in dict.fromkeys(said) if n in person.aliases]
 
 
-def compose_profile(person: Person, nickname: bool = False) -> Draft:
+def compose_profile(ctx: Ctx, person: Person, nickname: bool = False) -> Draft:
     """The person's record; `nickname`: the question asks for the nickname, which comes first."""
     quotes = [(ref.quote, ref.chunk_id) for ref in person.sources if ref.chunk_id][:3]
-    aliases = f"，又称{'、'.join(person.aliases)}" if person.aliases else ""
-    first = f"，第{person.first_chapter}回出场" if person.first_chapter is not None else ""
+    sep = ctx.say("sep.list")
+    aliases = ctx.say("profile.aliases", aliases=sep.join(person.aliases)) if person.aliases else ""
+    first = ctx.say("profile.first", chapter=person.first_chapter) \
+        if person.first_chapter is not None else ""
+    name = ctx.name(person.id)
     if not person.profile and not quotes:
-        return Draft("insufficient", "", f"书中（知识库中）没有{person.name}的介绍。")
+        return Draft("insufficient", "", ctx.say("profile.none", name=name))
     w = Writer()
     named = nicknames(person) if nickname else []
-    said = f"{person.name}的绰号是{'、'.join(f'“{n}”' for n in named)}。" if named else ""
-    w.add(f"{said}{person.name}{aliases}{first}。{person.profile}")
+    said = ctx.say("profile.nickname", name=name, nicknames=sep.join(
+        ctx.say("profile.quoted", name=n) for n in named)) if named else ""
+    w.add(ctx.say("profile.lead", said=said, name=name, aliases=aliases, first=first,
+                  profile=_who_first(person.profile, ctx.book.profile.roster_marks)))
     for q in quotes:
-        w.add("· ", q)
+        w.add(ctx.say("item"), q)
     return w.draft()
 
 
@@ -39,3 +48,11 @@ def profile_tells(ctx: Ctx, person: Person) -> bool:
     asked = asked_acts(ctx) - role_form_chars()
     profile = to_simplified(person.profile)
     return bool(asked) and all(ch in profile for ch in asked)
+
+
+def _who_first(profile: str, roster_marks: Sequence[str]) -> str:
+    """The profile with the sentences that say who the person is before the book's roster
+    sentences (rank, star, post: the profile's `roster_marks`)."""
+    sentences = [s for s in re.split(r"(?<=。)", profile) if s]
+    return "".join([*(s for s in sentences if not is_roster(s, roster_marks)),
+                    *(s for s in sentences if is_roster(s, roster_marks))])

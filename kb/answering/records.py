@@ -12,6 +12,9 @@ from kb.answering.drafting import Ctx, asked_acts, bigrams, short
 from kb.knowledge.language import language
 from kb.knowledge.models import Event, Record, Relation, State
 
+LINE_CHARS = 45
+"""How much of a record's account a supporting line tells."""
+
 
 def acted_on(record: Record, about: set[str]) -> bool:
     """The named people are the ones acted on in the record (for 被谁 questions): the target of
@@ -39,18 +42,23 @@ def suffered(role: str, acts: set[str]) -> bool:
     return is_patient(role) and bool(acts & set(role))
 
 
-def record_line(ctx: Ctx, record: Record) -> str:
+def record_line(ctx: Ctx, record: Record, chars: int = 0) -> str:
+    """The record as one line; `chars` of its account (a supporting line's `LINE_CHARS` unless
+    told)."""
+    chars = chars or LINE_CHARS
     if isinstance(record, Event):
-        place = f"（{record.place}）" if record.place else ""
-        return f"第{record.chapter}回 {record.title}{place}：{short(record.summary, 80)}"
+        place = ctx.say("line.place", place=record.place) if record.place else ""
+        return ctx.say("line.event", chapter=record.chapter, title=record.title, place=place,
+                       told=short(record.summary, chars))
     if isinstance(record, Relation):
-        arrow = "→" if record.directed else "与"
-        return (f"{ctx.name(record.source)}{arrow}{ctx.name(record.target)}：{record.label}。"
-                f"{short(record.description, 80)}")
+        arrow = ctx.say("arrow.directed" if record.directed else "arrow.both")
+        return ctx.say("line.relation", source=ctx.name(record.source), arrow=arrow,
+                       target=ctx.name(record.target), label=ctx.label(record.type, record.label),
+                       told=short(record.description, chars))
     if isinstance(record, State):
-        return (f"{ctx.name(record.person)} 第{record.chapter}回起 {record.value}："
-                f"{short(record.description, 80)}")
-    return short(ctx.render(record), 80)
+        return ctx.say("line.state", name=ctx.name(record.person), chapter=record.chapter,
+                       value=record.value, told=short(record.description, chars))
+    return short(ctx.render(record), chars)
 
 
 def headline_holds(record: Record, focus: Sequence[str]) -> bool:

@@ -24,72 +24,104 @@ from itertools import combinations
 
 from core.text import normalize, to_simplified
 from kb.answering.people_index import PeopleIndex
-from kb.answering.plan import Plan
+from kb.answering.plan import Asserted, Plan
 from kb.answering.quantities import has_quantity
-from kb.knowledge.language import language
+from kb.knowledge.language import Role, language
 from kb.knowledge.models import RELATION_TYPES
 
 MIN_COVERAGE = 0.25
 """An open question is answered only when a sentence of the evidence holds at least this share of
 the question's content weight; calibrated on the dev sets (README)."""
 PREMISE_TYPES: dict[str, frozenset[str]] = {
-    "kill": frozenset({"killed"}), "fight": frozenset({"fought", "killed", "enemy"})}
+    "kill": frozenset({"killed"}), "fight": frozenset({"fought", "killed", "enemy"}),
+    "capture": frozenset({"captured"}), "rescue": frozenset({"rescuer"}),
+    "persecute": frozenset({"persecutor", "killed", "betrayed"})}
 """An act a question asserts (`AskDetail.premises`) → the relation types that would make it
 true."""
-PREMISE_STATED = {"kill": "states_kill", "fight": "states_fight"}
+MUTUAL_ACTS = frozenset({"fight"})
+"""Acts two people do together (甲和乙比武): said of both, not of one to the other."""
+PREMISE_STATED: dict[str, Role] = {"kill": "states_kill", "fight": "states_fight"}
 """How a sentence of the text states the act: the language's words of that role."""
-PREMISE_VERBS = {"kill": "杀了", "fight": "交过手"}
 NEAR = 8
 """A name answers 那个汉子叫什么 only if it stands this close to 汉子 in a sentence."""
-RelationTypes = Mapping[tuple[str, str], set[tuple[str, str]]]
-"""(a, b) → {(relation type, origin)} of the relations between two named people, either
-direction."""
+RelationTypes = Mapping[tuple[str, str], set[tuple[str, str, str, str, bool]]]
+"""(a, b) → {(relation type, origin, source, target, directed)} of the relations between two
+named people."""
 
 
 def refusal_reason(plan: Plan, book: str) -> str | None:
     """Why a question cannot be looked up at all (`Plan.refusal`), in a reader's words."""
-    if plan.refusal == "no_cjk":
-        return f"问题里没有中文字词：本服务检索{book}原文，请用中文提问（简体、繁体均可）。"
-    if plan.refusal == "dangling":
-        return ("问题里的“他/她”指谁？请先问一个提到人物的问题（并沿用同一个 session_id），"
-                "或直接写出人名。")
-    if plan.refusal == "opinion":
-        return (f"{book}没有评出谁“{plan.opinion}”：这是读者的评价，书里没有这样的比较或排名"
-                "（可以问某人的事迹、兵器或排座次的名次）")
-    return None
+    if plan.refusal is None:
+        return None
+    return _say(plan, f"refuse.{plan.refusal}", book=book, opinion=plan.opinion)
+
+
+def _say(plan: Plan, key: str, **fields: object) -> str:
+    return language(plan.lang).phrase(key, **fields)
+
+
+def _names(plan: Plan, names: Sequence[str]) -> str:
+    return _say(plan, "sep.list").join(names)
 
 
 def premise_problem(plan: Plan, relation_types: RelationTypes, evidence: Sequence[str],
                     people: PeopleIndex) -> str | None:
-    """Why the question's premise (`AskDetail.premises`) is neither in the knowledge base nor in
-    one evidence sentence that names two of its people with the act, or None."""
+    """Why an act the question says happened (`AskDetail.premises`) is neither in the records
+    between the two, the right way round (甲活捉乙 is not 乙活捉甲), nor in one evidence sentence
+    that tells it of them; None when every asserted act is found."""
     named = list(dict.fromkeys(plan.named_ids))
     if len(named) < 2 or not plan.detail.premises:
         return None
-    pairs = {(a, b): relation_types.get((a, b), set()) for a, b in combinations(named, 2)}
-    curated = any(origin == "curated" for found in pairs.values() for _, origin in found)
-    for action in plan.detail.premises:
-        types = PREMISE_TYPES[action]
-        recorded = any(t in types for found in pairs.values() for t, _ in found)
-        # curated relations are complete for their pairs; extracted ones may miss the action
-        if not recorded and (curated or not _stated(action, named, evidence, people)):
-            who = [people.people[p].name if p in people.people else p for p in named]
-            labels = "/".join(RELATION_TYPES[t] for t in sorted(types))
-            return (f"书中没有写{who[0]}{PREMISE_VERBS[action]}{'、'.join(who[1:])}："
-                    f"问题的前提可能不成立（知识库中两人之间没有“{labels}”的记录）")
+    for asserted in plan.detail.premises:
+        directed = asserted.agent is not None and asserted.patient is not None \
+            and asserted.agent != asserted.patient
+        pairs = [(asserted.agent, asserted.patient)] if directed else list(combinations(named, 2))
+        relations = [r for a, b in pairs if a and b
+                     for r in relation_types.get((a, b), set()) | relation_types.get((b, a), set())]
+        types = PREMISE_TYPES[asserted.act]
+        recorded = any(t in types and (not directed or not is_directed or
+                                       (source, target) == (asserted.agent, asserted.patient))
+                       for t, _, source, target, is_directed in relations)
+        curated = any(origin == "curated" for _, origin, *_ in relations)
+        # curated relations are complete for their pairs; extracted ones may miss the act
+        if not recorded and (curated or not _stated(asserted, named, evidence, people)):
+            return _false_premise(plan, asserted, named, people, types)
     return None
 
 
-def _stated(action: str, named: Sequence[str], evidence: Sequence[str],
+def _false_premise(plan: Plan, asserted: Asserted, named: Sequence[str], people: PeopleIndex,
+                   types: frozenset[str]) -> str:
+    def name(pid: str) -> str:
+        return people.people[pid].name if pid in people.people else pid
+
+    agent = asserted.agent or named[0]
+    others = [asserted.patient] if asserted.patient else [p for p in named if p != agent]
+    labels = "/".join(language(plan.lang).relation_labels.get(t, RELATION_TYPES[t])
+                      for t in sorted(types))
+    key = "premise.false_both" if asserted.act in MUTUAL_ACTS else "premise.false"
+    return _say(plan, key, a=name(agent), verb=asserted.word,
+                others=_names(plan, [name(p) for p in others]), labels=labels)
+
+
+def _stated(asserted: Asserted, named: Sequence[str], evidence: Sequence[str],
             people: PeopleIndex) -> bool:
-    """A sentence that states the action and names two of the people and no one else."""
-    words = language().words_of(PREMISE_STATED[action])  # type: ignore[arg-type]
+    """A sentence that tells the act of two of the people and no one else, the agent before the
+    act and the one acted on after it when the question says who did it to whom."""
+    lang = language()
+    role = PREMISE_STATED.get(asserted.act)
+    words = {asserted.word, *(lang.words_of(role) if role else ())}
     for sentence in evidence:
         simplified = to_simplified(sentence)
-        mentioned = {p for p, _ in people.find(sentence)}
-        if any(w in simplified for w in words) and \
-                len(mentioned & set(named)) >= 2 and mentioned <= set(named):
-            return True
+        found = people.find(sentence)
+        mentioned = {p for p, _ in found}
+        if len(mentioned & set(named)) < 2 or not mentioned <= set(named):
+            continue
+        at = {p: simplified.find(to_simplified(w)) for p, w in found}
+        for word in (w for w in words if w in simplified):
+            where = simplified.find(word)
+            if asserted.agent is None or asserted.patient is None or (
+                    at.get(asserted.agent, -1) < where < at.get(asserted.patient, -1)):
+                return True
     return False
 
 
@@ -107,7 +139,7 @@ def unknown_name(plan: Plan, named: Sequence[str], people: PeopleIndex,
         return None
     asked = _asked_person(plan, named, people)
     if asked and _titles_only(people.people[asked].all_names, titles):
-        return f"书中没有给出{people.people[asked].name}的名字"
+        return _say(plan, "unnamed", name=people.people[asked].name)
     return None
 
 
@@ -145,7 +177,7 @@ def made_of_in(sentence: str, plan: Plan) -> bool:
 
 
 def _focus_text(plan: Plan) -> str:
-    return "、".join(plan.focus) or _act_text(plan) or "问题所问的事"
+    return _names(plan, plan.focus) or _act_text(plan) or _say(plan, "missing.asked")
 
 
 def _act_text(plan: Plan) -> str:
@@ -184,35 +216,38 @@ def missing_part(plan: Plan, sentences: Sequence[str], record_people: Iterable[s
     (a number or a material may stand in either; a name beside a role only in the text)."""
     texts = [*sentences, *records]
     named = plan.person_ids
-    who = "、".join(plan.names)
+    who = _names(plan, plan.names)
     if plan.asks == "how_many" and not any(has_quantity(s, plan, people) for s in texts):
         unit = (plan.detail.unit or "") + (plan.detail.noun or "")
-        return f"书中没有写{who}{_focus_text(plan)}的数目" + (f"（多少{unit}）" if unit else "")
+        return _say(plan, "missing.count", who=who, what=_focus_text(plan)) + (
+            _say(plan, "missing.count_unit", unit=unit) if unit else "")
     if plan.asks == "made_of" and not any(made_of_in(s, plan) for s in texts):
         thing = plan.detail.thing or _focus_text(plan)
-        return f"书中没有写{thing}是什么{plan.detail.material or '材料'}" + (
-            "做的" if not plan.detail.material else "")
+        material = plan.detail.material or _say(plan, "missing.material_any")
+        return _say(plan, "missing.material", thing=thing, material=material) + (
+            _say(plan, "missing.made") if not plan.detail.material else "")
     if plan.asks == "name" and plan.kin:
-        return f"书中没有写{who}的{plan.kin[0]}叫什么名字"
+        return _say(plan, "missing.kin_name", who=who, kin=plan.kin[0])
     if plan.asks in ("who", "identity") and plan.kin:  # 甲的师父是谁: no one on record
-        return f"书中没有写{who}的{plan.kin[0]}是谁"
+        return _say(plan, "missing.kin_who", who=who, kin=plan.kin[0])
     if plan.asks == "name" and (plan.detail.role or "") in language().words_of("name_kinds"):
-        return None if kind_of_name(plan, texts) else f"书中没有写{who}的{plan.detail.role}"
+        return None if kind_of_name(plan, texts) else _say(plan, "missing.name_kind", who=who,
+                                                           role=plan.detail.role)
     if plan.asks == "name" and _asked_person(plan, named, people) is None \
             and not (asks_person(plan) and set(record_people) - set(named)):
         role = plan.detail.role or ""
         about = [s for s in sentences if not named or {p for p, _ in people.find(s)} & set(named)]
         beside = {pid for s in about for pid in _near(to_simplified(s), role, people)}
         if not beside - set(named):
-            return f"书中没有写{role or '所问的人'}的名字"
+            return _say(plan, "missing.name", role=role or _say(plan, "missing.asked_person"))
     if plan.asks == "who":
         in_sentences = {pid for s in sentences for pid, _ in people.find(s)}
         if not (in_sentences | set(record_people)) - set(named):
             if not plan.focus:  # 甲杀了谁 / 谁杀了甲: the act is all the question says
-                act = _act_text(plan) or "做了这件事"
-                return f"书中没有写{who}{act}了谁" if plan.detail.whom else \
-                    f"书中没有写是谁{act}了{who}"
-            return f"书中没有写是谁{_focus_text(plan)}"
+                act = _act_text(plan) or _say(plan, "missing.act")
+                return _say(plan, "missing.whom" if plan.detail.whom else "missing.by_whom",
+                            who=who, act=act)
+            return _say(plan, "missing.who", what=_focus_text(plan))
     return None
 
 
@@ -221,7 +256,8 @@ def not_stated(plan: Plan, held: float) -> str | None:
     (`held`: the share of the question's content weight the best of them holds)."""
     if plan.asks != "whether" or held >= MIN_COVERAGE:
         return None
-    return f"书中没有写{'、'.join(plan.names)}{'、'.join(plan.focus) or '这件事'}"
+    return _say(plan, "missing.whether", who=_names(plan, plan.names),
+                what=_names(plan, plan.focus) or _say(plan, "missing.this"))
 
 
 def not_covered(plan: Plan, weights: Mapping[str, float], best: float, held: str) -> str | None:
@@ -231,10 +267,11 @@ def not_covered(plan: Plan, weights: Mapping[str, float], best: float, held: str
         return None
     lacking = [w for w in plan.focus if not any(
         w[i:i + 2] in held for i in range(max(1, len(w) - 1)))] or list(plan.focus)
-    subject = f"（问的是{'、'.join(plan.names)}）" if plan.names else ""
+    subject = _say(plan, "missing.subject", names=_names(plan, plan.names)) if plan.names else ""
     if not lacking:
-        return f"书中找不到与问题相关的原文{subject}"
-    return f"书中没有写到“{'”“'.join(lacking[:4])}”{subject}"
+        return _say(plan, "missing.nothing", subject=subject)
+    words = _say(plan, "sep.words").join(_say(plan, "missing.word", word=w) for w in lacking[:4])
+    return _say(plan, "missing.words", words=words, subject=subject)
 
 
 def normalized(texts: Iterable[str]) -> str:

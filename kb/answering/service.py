@@ -31,6 +31,7 @@ from kb.answering.evidence import Evidence, EvidencePipeline
 from kb.answering.llm_answer import LLMAnswerer
 from kb.answering.quotes import check_quote
 from kb.knowledge.bundle import KnowledgeBundle
+from kb.knowledge.language import language
 from kb.knowledge.loading import load_active_bundle
 from kb.knowledge.protocol import RelationProvider
 from kb.knowledge.views import SourceView
@@ -112,7 +113,8 @@ class AskService:
             return self.llm.answer(g, pipeline.book, offline, self.corpus.block), "llm", kind
         except Exception as exc:  # the offline answer stands in; the reason is logged
             log.warning("llm answer failed; offline answer used", extra={"error": str(exc)})
-            offline.reason = (offline.reason or "") + f"（LLM 不可用，改用离线回答：{type(exc).__name__}）"
+            offline.reason = (offline.reason or "") + language(g.plan.lang).phrase(
+                "llm.fallback", error=type(exc).__name__)
             return offline, "offline", kind
 
     def _response(self, pipeline: EvidencePipeline, draft: Draft, mode: str, g: Evidence,
@@ -126,7 +128,7 @@ class AskService:
                      if (b := self.corpus.block(c)) is not None]
         status = draft.status
         if any(not c.located for c in checks):
-            draft.reason = (draft.reason or "") + "（有引文未能在所引段落中找到，已标出）"
+            draft.reason = (draft.reason or "") + language(g.plan.lang).phrase("quotes.unlocated")
         people = pipeline.people.people
         return AskResponse(
             status="answered" if status == "answered" else "insufficient",

@@ -12,10 +12,19 @@ from retrieval.analyzers import FUNCTION_CHARS
 
 
 def asked_form(question: str) -> str:
-    """The normalized question with the old spellings of asking words folded (甚么 → 什么; same
-    length, so offsets stay)."""
+    """The normalized question with the old spellings of asking words folded (甚么 → 什么) and the
+    colloquial ones (啥 → 什么)."""
     text = normalize(question)
-    for old, new in language().script_folds:
+    lang = language()
+    for old, new in lang.script_folds:
+        text = text.replace(old, new)
+    return fold_colloquial(text)
+
+
+def fold_colloquial(text: str) -> str:
+    """Colloquial asking words folded to the plain ones (啥 → 什么, 咋 → 怎么, 干嘛 → 为什么): a
+    reader's 啥差事 asks 什么差事, and 啥 is never the question's content."""
+    for old, new in language().colloquial_folds:
         text = text.replace(old, new)
     return text
 

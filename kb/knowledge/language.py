@@ -32,9 +32,12 @@ Role = Literal[
     "deeds", "journey", "journey_strong", "frame", "pointing", "follow_up", "plural",
     "asks_chapter", "asks_name", "name_kinds", "asks_why", "asks_where", "asks_when", "asks_who",
     "asks_how", "asks_total", "asks_whether", "asking", "end", "start", "meeting", "death",
-    "last_words", "said", "after", "whom", "weapon", "join_marks", "join_verbs", "episode", "nickname_asked",
+    "last_words", "said", "after", "whom", "weapon", "join_marks", "join_verbs", "episode",
+    "nickname_asked",
     "cause_marks", "patient_start", "patient_end", "dead_role", "dying_role", "agent_mark", "died",
-    "asserts_kill", "asserts_fight", "states_kill", "states_fight", "attribute_home",
+    "asserts_kill", "asserts_fight", "asserts_capture", "asserts_rescue", "asserts_persecute",
+    "indefinite", "coordinators",
+    "states_kill", "states_fight", "attribute_home",
     "attribute_trade", "attribute_gifts", "attribute_looks", "attribute_named",
 ]
 """Every role the code reads. What each means is said where it is read (planner, refusals, the
@@ -73,9 +76,11 @@ class Chars(BaseModel):
     question_tail: str = Field(description="particles that may end a question")
     who: str = Field(description="the word that asks who")
     passive: str = Field(description="the mark of the passive (被)")
+    disposal: str = Field(description="the marks of the disposal form (甲把乙打死)")
     numeral_joiners: str = Field(description="characters inside a numeral with no value (单, 零)")
     numeral_and: str = Field(description="the character joining hundreds and units (一百单八)")
     money: str = Field(description="the unit that asks a sum of money (多少钱)")
+    times: str = Field(description="the units that ask how many times (几次)")
     rank_units: str = Field(description="units of a rank (第一位, 第三名, 第二把交椅)")
     dead: str = Field(description="the character of a death in a state's value")
     verse_said: str = Field(description="the character after which a verse is given (颂曰)")
@@ -106,6 +111,8 @@ class Patterns(BaseModel):
     nickname_called: re.Pattern[str]
     name_kind_ask: re.Pattern[str]
     verb_before: re.Pattern[str]
+    chapter_heading: re.Pattern[str]
+    asked_doer: re.Pattern[str]
     kind_name_tail: re.Pattern[str]
     total_before: re.Pattern[str]
 
@@ -171,16 +178,39 @@ class Language(BaseModel):
     numerals: Numerals
     script_folds: tuple[tuple[str, str], ...] = Field(
         default=(), description="old spellings of asking words → the ones the rules know")
+    wordings: dict[str, tuple[str, ...]] = Field(
+        default_factory=dict, description="a reader's word → the words fiction writes for it "
+                                          "(干掉 → 杀); a book's profile adds its own")
+    colloquial_folds: tuple[tuple[str, str], ...] = Field(
+        default=(), description="colloquial asking words → the plain ones the rules know (啥 → "
+                                "什么, 咋 → 怎么), in order; they may change the text's length")
     prompt: Prompt
+    relation_labels: dict[str, str] = Field(
+        default_factory=dict, description="relation type → its label, where not the records'")
+    say: dict[str, str] = Field(default_factory=dict,
+                                description="the answer templates: key → a format string")
     extraction: Grammar | None = Field(
         default=None, description="the grammar words the extractor reads (kb.knowledge.genre)")
+
+    def phrase(self, key: str, **fields: object) -> str:
+        """The answer template `key` filled with `fields`; a key the file lacks is an error
+        naming it."""
+        try:
+            template = self.say[key]
+        except KeyError:
+            raise ConfigError(f"language file: no answer template {key!r}") from None
+        return template.format(**fields)
 
     _roles: Mapping[str, tuple[str, ...]] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="after")
     def _each_word_once(self) -> Language:
         seen: dict[str, str] = {}
+        sets: dict[frozenset[str], str] = {}
         for key, words in self.words.items():
+            same = sets.setdefault(frozenset(key.split()), key)
+            if same != key:
+                raise ValueError(f"words[{key!r}] and words[{same!r}] play the same roles")
             unknown = [r for r in key.split() if r not in ROLES]
             if unknown or not key.split():
                 raise ValueError(f"words[{key!r}]: unknown role {', '.join(unknown) or '(none)'}")

@@ -11,7 +11,7 @@ from kb.answering.plan import Plan
 
 def detect(plan: Plan) -> bool:
     return plan.arc is not None and not plan.person_ids and plan.asks == "who" \
-        and plan.detail.deaths
+        and "death" in plan.roles
 
 
 def compose(ctx: Ctx) -> Draft | None:

@@ -12,7 +12,12 @@ from kb.answering.plan import Plan
 
 
 def detect(plan: Plan) -> bool:
-    return len(plan.person_ids) == 1 and plan.kind == "open" and plan.detail.attribute is not None
+    return len(plan.person_ids) == 1 and plan.kind == "open" and plan.detail.attribute is not None \
+        and plan.asks not in NOT_ATTRIBUTE_ASKS
+
+
+NOT_ATTRIBUTE_ASKS = frozenset({"who", "how_many", "chapter", "when"})
+"""甲的水性是跟谁学的 asks who taught it, not how good it is."""
 
 
 def compose(ctx: Ctx) -> Draft | None:

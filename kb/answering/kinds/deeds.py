@@ -20,7 +20,9 @@ def compose(ctx: Ctx) -> Draft | None:
     if deeds:
         return compose_deeds(ctx, person_id, deeds)
     person = ctx.people.people[person_id]
-    return compose_profile(person, ctx.plan.detail.nickname) if profile_tells(ctx, person) else None
+    if not profile_tells(ctx, person):
+        return None
+    return compose_profile(ctx, person, "nickname_asked" in ctx.plan.roles)
 
 
 KIND = Kind("deeds", 250, detect, compose)

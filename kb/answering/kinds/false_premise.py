@@ -18,7 +18,7 @@ def detect(plan: Plan) -> bool:
 def compose(ctx: Ctx) -> Draft | None:
     evidence = [s for c in ctx.g.packed if (b := ctx.block_of(c)) for s in sentences(b.text)]
     problem = premise_problem(ctx.plan, ctx.g.relation_types, evidence, ctx.people)
-    return Draft("insufficient", "", problem + "。") if problem else None
+    return Draft("insufficient", "", ctx.say("end", text=problem)) if problem else None
 
 
 KIND = Kind("false_premise", 20, detect, compose)

@@ -15,7 +15,8 @@ def detect(plan: Plan) -> bool:
 
 
 def compose(ctx: Ctx) -> Draft | None:
-    return compose_profile(ctx.people.people[ctx.plan.person_ids[0]], ctx.plan.detail.nickname)
+    return compose_profile(ctx, ctx.people.people[ctx.plan.person_ids[0]],
+                           "nickname_asked" in ctx.plan.roles)
 
 
 KIND = Kind("identity", 140, detect, compose)

@@ -14,7 +14,7 @@ def detect(plan: Plan) -> bool:
 
 
 def compose(ctx: Ctx) -> Draft | None:
-    return compose_journey(ctx.g) if ctx.g.journey is not None else None
+    return compose_journey(ctx) if ctx.g.journey is not None else None
 
 
 KIND = Kind("journey", 121, detect, compose)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.text import to_simplified
-from kb.answering.drafting import Ctx, Draft, Writer, record_quote, short
+from kb.answering.drafting import Ctx, Draft, Writer, record_quote, scene_item, short
 from kb.answering.kinds import Kind
 from kb.answering.plan import Plan
 from kb.knowledge.importance import spread_pick
@@ -31,15 +31,16 @@ def compose(ctx: Ctx) -> Draft | None:
         [e.chapter for e in scenes], [2.0 * e.turning_point + 2.0 * e.headline for e in scenes],
         MAX_SCENES, SPREAD, 1.0)]
     first = picked[0]
-    place = f"，{first.place}" if first.place else ""
+    place = ctx.say("event.place", place=first.place) if first.place else ""
     w = Writer()
     told = short(first.summary, 90)
-    w.add(f"{first.title}（第{first.chapter}回{place}）" + (f"：{told}。" if told else "。")
-          + _who_was_there(ctx, first), record_quote(first))
+    w.add(ctx.say("event.lead", title=first.title, chapter=first.chapter, place=place)
+          + _who_was_there(ctx, first)
+          + (ctx.say("event.told", told=told) if told else ""), record_quote(first))
     for event in picked[1:]:
-        w.add(f"· 第{event.chapter}回 {event.title}：{short(event.summary)}", record_quote(event))
+        w.add(scene_item(ctx, event), record_quote(event))
     if len(scenes) > len(picked):
-        w.add(f"（另有{len(scenes) - len(picked)}件相关的事）")
+        w.add(ctx.say("event.more", n=len(scenes) - len(picked)))
     return w.draft()
 
 
@@ -48,8 +49,9 @@ def _who_was_there(ctx: Ctx, event: Event) -> str:
     by_role: dict[str, list[str]] = {}
     for p in event.participants:
         by_role.setdefault(p.role, []).append(ctx.name(p.person))
-    said = "；".join(f"{'、'.join(names)}（{role}）" for role, names in by_role.items())
-    return f"在场：{said}。" if said else ""
+    said = ctx.say("sep.items").join(ctx.say("who.role", names=ctx.say("sep.list").join(names),
+                                             role=role) for role, names in by_role.items())
+    return ctx.say("event.there", said=said) if said else ""
 
 
 def _scenes(ctx: Ctx, focus: Sequence[str]) -> list[Event]:

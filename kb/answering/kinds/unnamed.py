@@ -15,7 +15,7 @@ def detect(plan: Plan) -> bool:
 
 def compose(ctx: Ctx) -> Draft | None:
     problem = unknown_name(ctx.plan, ctx.plan.named_ids, ctx.people, ctx.book.profile.titles)
-    return Draft("insufficient", "", problem + "。") if problem else None
+    return Draft("insufficient", "", ctx.say("end", text=problem)) if problem else None
 
 
 KIND = Kind("unnamed", 30, detect, compose)
