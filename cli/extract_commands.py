@@ -172,15 +172,20 @@ def _span(chapters: list[int]) -> str:
 @handle_errors
 def report(chapters: Annotated[str | None, typer.Option(
                "--chapters", help="e.g. 7-11,23 (default: every chapter the curated bundle covers)")] = None,
+           discovered: Annotated[bool, typer.Option(
+               "--discovered", help="extract with the people discovered from the text and no "
+                                    "corpus tables, as a book without a lexicon is")] = False,
            json_out: JsonOpt = False) -> None:
     """Precision and recall of the offline extractor against the curated records (people,
-    relations by pair, by pair + type and per type, events, states), per chapter and overall,
-    and what the precision gate would admit. Writes nothing."""
+    relations by pair, by pair + type and per type, events, states, fates), per chapter and
+    overall, and what the precision gate would admit. Writes nothing."""
     from extract.gate import decide
-    from extract.pipeline import measure_offline
+    from extract.pipeline import from_text_alone, measure_offline
 
     cfg = settings()
     inputs = _inputs(cfg)
+    if discovered:
+        inputs = from_text_alone(inputs)
     wanted = chapters_option(chapters)
     if wanted is not None:
         missing = sorted(wanted - {b.chapter for b in inputs.blocks})

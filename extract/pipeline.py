@@ -137,6 +137,15 @@ def load_inputs(settings: Settings, blocks: Sequence[Block],
     return Inputs(list(blocks), curated, roster, texts, fingerprint)
 
 
+def from_text_alone(inputs: Inputs) -> Inputs:
+    """The same inputs with the roster a book without a lexicon gets: the people discovered from
+    its text, no corpus tables (to measure, on a curated book, the extraction from its text
+    alone; the curated records stay the measure)."""
+    discovery = discover_lexicon(inputs.texts)
+    return Inputs(inputs.blocks, inputs.curated, Roster.build(discovery.entries, CorpusTables()),
+                  inputs.texts, inputs.fingerprint)
+
+
 def discovered_dir(settings: Settings) -> Path:
     """Where a book's discovered lexicon, evidence and shared forms are kept."""
     return settings.corpus_dir() / DISCOVERED_DIR
