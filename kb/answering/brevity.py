@@ -4,14 +4,10 @@ the command that shows them all. A quote cited only in a dropped item is dropped
 
 from __future__ import annotations
 
-import re
-
 from kb.answering.drafting import Ctx, Draft, cite
 
 MAX_ITEMS = 6
 MAX_LEAD_SENTENCES = 2
-QUOTE = re.compile(r"「[^」]*」〔[^〕]*〕")
-"""A cited quote: never cut inside, its sentence marks are the book's."""
 
 
 def shortened(draft: Draft, ctx: Ctx) -> Draft:
@@ -19,7 +15,7 @@ def shortened(draft: Draft, ctx: Ctx) -> Draft:
     if draft.status != "answered" or not draft.answer:
         return draft
     lines = draft.answer.split("\n")
-    lines[0] = _lead(lines[0], ctx.say("sentence_end"))
+    lines[0] = _lead(lines[0], ctx.say("sentence_end"), [cite(q) for q in draft.quotes])
     item = ctx.say("item")
     kept, dropped = [], 0
     items = 0
@@ -51,10 +47,14 @@ def _without_bare_headers(lines: list[str], item: str) -> list[str]:
     return out
 
 
-def _lead(line: str, end: str) -> str:
-    """The first `MAX_LEAD_SENTENCES` sentences of the lead, and its quote when it ends on one."""
-    quotes = QUOTE.findall(line)
-    masked = QUOTE.sub(lambda m: "\0" * len(m.group(0)), line)
+def _lead(line: str, end: str, cites: list[str]) -> str:
+    """The first `MAX_LEAD_SENTENCES` sentences of the lead, and its quote when it ends on one
+    (a quote's own sentence marks, and those of the speech inside it, never cut it)."""
+    quotes = [c for c in cites if c in line]
+    masked = line
+    for quote in quotes:
+        at = masked.find(quote)
+        masked = masked[:at] + "\0" * len(quote) + masked[at + len(quote):]
     cut, count = len(line), 0
     for at, ch in enumerate(masked):
         if ch == end:

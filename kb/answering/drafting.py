@@ -5,6 +5,7 @@ clause, the asked act's characters)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -65,14 +66,26 @@ def cite(quote: tuple[str, str] | None) -> str:
     return f"「{quote[0]}」〔{quote[1]}〕" if quote else ""
 
 
+GLUE = re.compile(r"(?<=[。！？])\s+")
+"""Two accounts joined into one record (its sources merged): the first one is told alone."""
+SENTENCE_ENDS = "。！？；"
+CLAUSE_ENDS = "，、："
+
+
 def short(text: str, limit: int = SUMMARY_CHARS) -> str:
-    """The text cut at a clause end within `limit` characters (whole when short), without its
-    closing 。 (the caller closes the sentence)."""
-    text = text.strip().rstrip("。")
+    """The text cut at a sentence end within `limit` characters, else at a clause end, else after
+    its first clause however long — never inside a clause and never two accounts glued together;
+    without its closing 。 (the caller closes the sentence)."""
+    text = GLUE.split(text.strip())[0].strip().rstrip("。")
     if len(text) <= limit:
         return text
-    cut = max(text.rfind(p, 0, limit) for p in "。；，")
-    return text[:cut] if cut > limit // 3 else text[:limit] + "…"
+    for ends in (SENTENCE_ENDS, CLAUSE_ENDS):
+        cut = max(text.rfind(p, 0, limit + 1) for p in ends)
+        if cut > limit // 3:
+            return text[:cut]
+    first = min((i for i in (text.find(p) for p in SENTENCE_ENDS + CLAUSE_ENDS) if i > 0),
+                default=len(text))
+    return text[:first]
 
 
 def chapter_span(chapters: Sequence[int], lang: str = "zh") -> str:
