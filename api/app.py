@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 
+from api.admin_key import AdminGuard
+from api.docs import install_docs
 from api.errors import install_error_handlers
 from api.explorer import install_explorer
 from api.mcp_mount import mount_mcp
@@ -33,16 +35,19 @@ if TYPE_CHECKING:  # the services load after the app serves (api.startup)
 
 
 def create_app(settings: Settings | None = None, *, provider: RelationProvider | None = None,
-               corpus: Corpus | None = None) -> FastAPI:
+               corpus: Corpus | None = None, freeze: bool = False) -> FastAPI:
     """An app over the given settings (else the environment's); a given provider or corpus is
-    used as is and not closed, which is how tests build an app over any store."""
+    used as is and not closed, which is how tests build an app over any store. `freeze` (the
+    process is the service's own, `kbx serve`): its heap frozen once open (`freeze_heap`)."""
     config = settings if settings is not None else Settings()
 
     def opened() -> Services:
-        from api.services import open_services
+        from api.services import freeze_heap, open_services
 
         services = open_services(config, provider=provider, corpus=corpus, supervise=True)
         app.state.services = services
+        if freeze:
+            freeze_heap()  # the objects it keeps for its lifetime, out of the collector's walks
         return services
 
     async def serve_mcp(startup: Startup, stop: asyncio.Event) -> None:
@@ -69,10 +74,11 @@ def create_app(settings: Settings | None = None, *, provider: RelationProvider |
 
 
     app = FastAPI(title="kbx", version="0.1.0", lifespan=lifespan, redirect_slashes=False,
-                  responses=responses(500),
+                  responses=responses(500), docs_url=None, redoc_url=None,
                   description="水浒传 knowledge exploration: every answer traced to source text. "
                               "Every error answers with the ErrorBody shape.")
     app.state.settings = config
+    app.state.admin_guard = AdminGuard()  # wrong admin keys counted per address (api.admin_key)
     install_error_handlers(app)
     app.add_middleware(RequestLog)
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)
@@ -80,5 +86,6 @@ def create_app(settings: Settings | None = None, *, provider: RelationProvider |
         app.include_router(router)
     mcp = mount_mcp(app, config, lambda: app.state.services)
     install_explorer(app)
+    install_docs(app)  # /docs and /redoc from vendored files (api.docs), no CDN
     install_openapi(app, config)
     return app

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import secrets
 from typing import TYPE_CHECKING, Annotated
 
 from fastapi import Depends, Header, Request
 
-from api.errors import AdminDisabled, Unauthorized
+from api.admin_key import AdminGuard
 from api.inputs import parse_chapters
 from api.startup import Startup
 from core.settings import Settings
@@ -78,10 +77,8 @@ async def require_admin(
         request: Request,
         x_api_key: Annotated[str | None, Header(description="the KBX_API_KEY")] = None) -> None:
     """401 for a missing or wrong key (one shared key: no caller is known to be refused, so no
-    403); 503 when no key is configured, so that admin routes are never open by default."""
+    403); 503 when no key of at least 16 characters is configured, so that admin routes are
+    never open by default; 429 after repeated wrong keys (`api.admin_key`)."""
     expected = (await get_services(request)).settings.api_key
-    if expected is None or not expected.get_secret_value():
-        raise AdminDisabled("admin routes are disabled: no KBX_API_KEY is configured")
-    given = (x_api_key or "").encode()
-    if not secrets.compare_digest(given, expected.get_secret_value().encode()):
-        raise Unauthorized("missing or wrong X-API-Key header")
+    guard: AdminGuard = request.app.state.admin_guard
+    guard.check(expected, x_api_key, request.client.host if request.client else "?")

@@ -16,20 +16,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
+from api.admin_key import AdminDisabled, TooManyAttempts, Unauthorized
 from api.inputs import MESSAGES
 from api.models import ErrorBody, FieldError
 from api.startup import StartFailed
 from core.errors import ExtractionError, KBError, LLMError, NotFound, ProviderUnavailable, QueryRejected
 
 log = logging.getLogger(__name__)
-
-
-class AdminDisabled(Exception):
-    """No API key is configured, so the admin routes are off (503)."""
-
-
-class Unauthorized(Exception):
-    """The `X-API-Key` header is missing or wrong (401)."""
 
 
 class BodyTooLarge(HTTPException):
@@ -49,6 +42,7 @@ STATUS: dict[type[Exception], int] = {
     AdminDisabled: 503,
     StartFailed: 503,
     Unauthorized: 401,
+    TooManyAttempts: 429,
 }
 """Exception class → status; a subclass not listed takes its closest listed base (by MRO)."""
 
@@ -98,8 +92,10 @@ async def domain_error(request: Request, exc: Exception) -> JSONResponse:
                                              "error": type(exc).__name__, "detail": detail})
         detail = _closest(exc, PUBLIC) or detail
     suggestions = exc.suggestions if isinstance(exc, NotFound) else []
-    return error_response(status, ErrorBody(detail=detail, suggestions=suggestions),
-                          _closest(exc, HEADERS))
+    headers = _closest(exc, HEADERS)
+    if isinstance(exc, TooManyAttempts):
+        headers = {"Retry-After": str(exc.retry_after)}
+    return error_response(status, ErrorBody(detail=detail, suggestions=suggestions), headers)
 
 
 def _message(error: dict[str, Any]) -> str:

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from api.admin_key import AdminDisabled, AdminGuard, TooManyAttempts, Unauthorized
 from core.settings import Settings
 
 if TYPE_CHECKING:
@@ -33,30 +33,47 @@ MCP_PATH = "/mcp"
 
 class ApiKeyGuard:
     """401 unless the request carries the key as `X-API-Key` or `Authorization: Bearer`; open when
-    no key is configured (every tool is read-only)."""
+    no key is configured (every tool is read-only). A key shorter than 16 characters is refused
+    (503 saying so) and repeated wrong keys get 429, as for the admin routes (`api.admin_key`)."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
-        self.key = settings.api_key.get_secret_value().encode() if settings.api_key else b""
+        self.expected = settings.api_key if settings.api_key else None
+        self.guard = AdminGuard()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.key and not self._allowed(scope):
-            body = json.dumps({"detail": "missing or wrong API key (X-API-Key or Authorization: "
-                                         "Bearer)", "suggestions": [], "errors": []}).encode()
-            await send({"type": "http.response.start", "status": 401,
-                        "headers": [(b"content-type", b"application/json"),
-                                    (b"www-authenticate", b'Bearer realm="kbx"')]})
-            await send({"type": "http.response.body", "body": body})
-            return
+        if self.expected is not None and self.expected.get_secret_value():
+            client = (scope.get("client") or ("?", 0))[0]
+            try:
+                self.guard.check(self.expected, self._given(scope), str(client))
+            except AdminDisabled as exc:
+                await _refuse(send, 503, str(exc).replace("admin routes", "/mcp"))
+                return
+            except TooManyAttempts as exc:
+                await _refuse(send, 429, str(exc), [(b"retry-after", str(exc.retry_after).encode())])
+                return
+            except Unauthorized:
+                await _refuse(send, 401, "missing or wrong API key (X-API-Key or Authorization: "
+                                         "Bearer)", [(b"www-authenticate", b'Bearer realm="kbx"')])
+                return
         await self.app(scope, receive, send)
 
-    def _allowed(self, scope: Scope) -> bool:
+    @staticmethod
+    def _given(scope: Scope) -> str:
         headers = dict(scope.get("headers") or [])
-        given = headers.get(b"x-api-key", b"")
+        given: bytes = headers.get(b"x-api-key", b"")
         authorization = headers.get(b"authorization", b"")
         if not given and authorization.lower().startswith(b"bearer "):
             given = authorization[7:].strip()
-        return bool(given) and secrets.compare_digest(given, self.key)
+        return given.decode("latin-1")
+
+
+async def _refuse(send: Send, status: int, detail: str,
+                  headers: list[tuple[bytes, bytes]] | None = None) -> None:
+    body = json.dumps({"detail": detail, "suggestions": [], "errors": []}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), *(headers or [])]})
+    await send({"type": "http.response.body", "body": body})
 
 
 def build_mcp(services: Callable[[], Services]) -> tuple[MCPServer, ASGIApp]:

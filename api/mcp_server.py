@@ -191,7 +191,7 @@ def build_mcp_server(services: Callable[[], Services]) -> MCPServer:
     async def ask(question: Annotated[str, Field(min_length=1, max_length=500)],
                   session_id: Annotated[str | None, Field(max_length=100)] = None) -> Answer:
         request = AskRequest(question=question, session_id=session_id)
-        response = await in_pool(lambda: services().require_asker().ask(request))
+        response = await in_pool(lambda: services().ask(request))
         return Answer(status=response.status, answer=response.answer, reason=response.reason,
                       mode=response.mode, session_id=response.session_id, plan=response.plan,
                       citations=response.citations, quotes=response.quotes,

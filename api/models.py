@@ -16,7 +16,7 @@ class AskBody(AskRequest):
     integers (`false` is not 0), text holds no control characters, the question holds at most
     `max_question_chars` characters (the document shows the configured figure)."""
 
-    question: str = Field(min_length=1, max_length=MAX_TEXT, pattern=TEXT_PATTERN,
+    question: str = Field(max_length=MAX_TEXT, pattern=TEXT_PATTERN,
                           description="the question, simplified or traditional",
                           examples=["鲁智深和林冲怎么认识？"])
     session_id: str | None = Field(default=None, max_length=MAX_ID, pattern=NAME_PATTERN,
@@ -53,6 +53,9 @@ class StoreHealth(BaseModel):
     reachable: bool
     stats: Stats | None = None
     error: str | None = None
+    persistence: list[str] = Field(default_factory=list, description=(
+        "what the store could not write (a full disk: its append-only log, the log's "
+        "compaction after a load, a snapshot); empty when all is written. Not empty: degraded"))
 
 
 class LLMHealth(BaseModel):
@@ -77,6 +80,10 @@ class Health(BaseModel):
     store: StoreHealth | None = Field(default=None, description="null until the store is opened")
     llm: LLMHealth
     corpus: CorpusHealth | None = Field(default=None, description="null until it is opened")
+    instance: str | None = Field(default=None, description=(
+        "the KBX_INSTANCE this service was started with (null: none): a caller that started it "
+        "knows the answer is its own service's, not another process's on the same port"))
+    pid: int | None = Field(default=None, description="the serving process (the worker)")
 
 
 class Span(BaseModel):

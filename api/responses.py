@@ -15,6 +15,7 @@ WHY = {
     404: "unknown id or name; `suggestions` holds the closest ones",
     413: "request body over the limit (KBX_MAX_BODY_BYTES)",
     422: "an invalid field; `errors` names each one",
+    429: "too many wrong X-API-Key headers from this address lately; see Retry-After",
     500: "internal error",
     502: "the language model endpoint failed",
     503: "the graph store is down, does not answer in time, or is busy",

@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING, TypeVar
 
 from core.errors import ProviderUnavailable
 from core.settings import Settings
+from core.validation import unknown_session
 from extract.names import read_lexicon
+from kb.answering.answer_models import AskRequest, AskResponse
 from kb.answering.service import AskService
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.directory import PeopleDirectory
@@ -32,6 +34,7 @@ from kb.knowledge.shards import LEXICON_FILE  # not extract.pipeline's: its cue 
 from kb.knowledge.views import LoadReport, Stats
 from providers.factory import open_provider
 from providers.falkordb_provider import FalkorDBProvider
+from providers.session_store import StoreSessions
 from retrieval.corpus import Corpus, open_corpus
 
 if TYPE_CHECKING:  # the OpenAI client loads only when an LLM is configured; what only the
@@ -39,6 +42,7 @@ if TYPE_CHECKING:  # the OpenAI client loads only when an LLM is configured; wha
     # `kbx ask` opens these services too, and answers without them
     from api.graph_pool import GraphPool
     from api.models import Health, StoreHealth
+    from api.version_watch import VersionWatch
     from core.llm import ChatClient
     from kb.knowledge.graph import Neighbourhood
     from providers.supervisor import Supervisor
@@ -48,10 +52,14 @@ T = TypeVar("T")
 
 UNAVAILABLE = "the graph store is unavailable; try again shortly"
 """What callers are told; the cause (with ports, paths and engine messages) goes to the log."""
+StoreFigures = tuple[float, "Stats", list[str]]
+"""What /health shows of the store: when it was read, its figures, its persistence failures."""
 HEALTH_WAIT = 0.5
 """Seconds /health waits for fresh store figures before it answers with the last ones."""
 STATS_TTL = 2.0
 """Seconds the store figures of /health are reused."""
+STATS_STALE = 10.0
+"""Seconds the last figures may still be shown while fresh ones are read (see `_store_health`)."""
 
 
 def is_empty(stats: Stats) -> bool:
@@ -74,9 +82,11 @@ class Services:
     owns_provider: bool = True
     supervisor: Supervisor | None = None
     pool: GraphPool | None = None
+    watch: VersionWatch | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    _stats: tuple[float, Stats] | None = field(default=None, repr=False)
-    _stats_refresh: concurrent.futures.Future[Stats] | None = field(default=None, repr=False)
+    _stats: StoreFigures | None = field(default=None, repr=False)
+    _stats_refresh: concurrent.futures.Future[StoreFigures] | None = field(default=None,
+                                                                           repr=False)
     _stats_executor: concurrent.futures.ThreadPoolExecutor | None = field(default=None,
                                                                           repr=False)
 
@@ -95,6 +105,14 @@ class Services:
             raise ProviderUnavailable(f"graph store unavailable: {self.store_error}")
         return self.directory
 
+    def ask(self, request: AskRequest, session_field: str = "session_id") -> AskResponse:
+        """An answer; a session the request names must be one an answer began (and not yet
+        expired): a follow-up answered as a first question would be answered wrongly."""
+        asker = self.require_asker()
+        if request.session_id is not None and not asker.session_known(request.session_id):
+            raise unknown_session(request.session_id, session_field)
+        return asker.ask(request)
+
     async def graph(self, work: Callable[[], T]) -> T:
         """Run graph work in the graph pool; without one (`kbx mcp` over stdio, tests of the
         services alone) in a thread of its own, never on the event loop."""
@@ -105,8 +123,11 @@ class Services:
     def attach(self, provider: RelationProvider, bundle: KnowledgeBundle) -> None:
         """Serve from this store, answering from this bundle."""
         self.provider, self.store_error = provider, None
+        sessions = None
+        if self.session_dir is None and isinstance(provider, FalkorDBProvider):
+            sessions = StoreSessions(provider, self.settings.session_ttl)  # any worker's
         self.asker = AskService(self.settings, self.corpus, provider, llm=self.llm, bundle=bundle,
-                                session_dir=self.session_dir)
+                                session_dir=self.session_dir, sessions=sessions)
         self.directory = people_directory(self.settings, bundle)
         self.graphs.clear()
 
@@ -140,13 +161,41 @@ class Services:
                                         folds=self.corpus.folds)
             if self.provider is None:
                 self.attach(open_provider(self.settings), bundle)
-            report = self.require_provider().load(bundle)
-            self.require_asker().reload(bundle)
-            self.directory = people_directory(self.settings, bundle)
-            self.graphs.clear()
-            self._stats = None
+            provider = self.require_provider()
+            report = provider.load(bundle)
+            self._use(bundle)
+            if self.watch is not None and isinstance(provider, FalkorDBProvider):
+                self.watch.made_at(provider.loaded_version)
         log.info("bundle reloaded", extra={"records": _records(report)})
+        if report.persistence:
+            log.warning("graph store persistence failed", extra={"problems": report.persistence})
+            provider = self.require_provider()  # callers are told what, not where (the log is)
+            words = (provider.persistence(where="the graph store")
+                     if isinstance(provider, FalkorDBProvider) else [])
+            report = report.model_copy(update={"persistence": words})
         return report
+
+    def _use(self, bundle: KnowledgeBundle) -> None:
+        """Answer from `bundle`, every cache made of the graph or the old bundle dropped."""
+        self.require_asker().reload(bundle)
+        self.directory = people_directory(self.settings, bundle)
+        self.graphs.clear()
+        self._stats = None
+        import gc
+
+        if gc.get_freeze_count():  # a service that froze its heap (`kbx serve`): again
+            freeze_heap()
+
+    def refresh(self) -> None:
+        """After another process loaded the graph (`api.version_watch`): the active bundle read
+        again and every cache of this worker dropped, as its own reload would."""
+        with self._lock:
+            bundle = load_active_bundle(self.settings, self.corpus.blocks,
+                                        folds=self.corpus.folds)
+            provider = self.require_provider()
+            if isinstance(provider, FalkorDBProvider):
+                provider.forget_caches()
+            self._use(bundle)
 
     # -- /health: within a second, whatever the store does
 
@@ -154,7 +203,7 @@ class Services:
         from api.models import CorpusHealth, Health, LLMHealth
 
         store = await self._store_health()
-        degraded = store.stats is None or is_empty(store.stats)
+        degraded = store.stats is None or is_empty(store.stats) or bool(store.persistence)
         return Health(status="degraded" if degraded else "ok", store=store,
                       llm=LLMHealth(configured=self.settings.llm_configured,
                                     model=self.settings.llm_model if self.llm else None),
@@ -173,34 +222,51 @@ class Services:
             return StoreHealth(reachable=False, error=UNAVAILABLE)
         if self._stats_executor is None:  # the CLI: no threads, no cache
             try:
-                return StoreHealth(reachable=True, stats=self.provider.stats())
+                _, stats, persistence = self._fresh_stats()
+                return StoreHealth(reachable=True, stats=stats, persistence=persistence)
             except ProviderUnavailable:
                 return StoreHealth(reachable=False, error=UNAVAILABLE)
         cached = self._stats
-        if cached is not None and time.monotonic() - cached[0] < STATS_TTL:
-            return StoreHealth(reachable=True, stats=cached[1])
+        age = time.monotonic() - cached[0] if cached is not None else None
+        if cached is not None and age is not None and age < STATS_TTL:
+            return StoreHealth(reachable=True, stats=cached[1], persistence=cached[2])
         refresh = self._stats_refresh
         if refresh is None or refresh.done():
             refresh = self._stats_executor.submit(self._fresh_stats)
             self._stats_refresh = refresh
+        if cached is not None and age is not None and age < STATS_STALE and refresh is not None \
+                and not refresh.done():
+            # figures a few seconds old, while new ones are read: a busy process (a burst of
+            # searches holding the interpreter lock) must not hold /health up to HEALTH_WAIT;
+            # a store that stops answering is caught by the supervisor's probe meanwhile
+            return StoreHealth(reachable=True, stats=cached[1], persistence=cached[2])
         waiting = asyncio.wrap_future(refresh)
         waiting.add_done_callback(_retrieved)  # a late failure is not "never retrieved"
         try:
-            stats = await asyncio.wait_for(asyncio.shield(waiting), HEALTH_WAIT)
+            _, stats, persistence = await asyncio.wait_for(asyncio.shield(waiting), HEALTH_WAIT)
         except TimeoutError:
             return StoreHealth(reachable=False, stats=cached[1] if cached else None,
                                error="the graph store did not answer in time")
         except ProviderUnavailable as exc:
             log.info("health: graph store failed", extra={"error": str(exc)})
             return StoreHealth(reachable=False, error=UNAVAILABLE)
-        return StoreHealth(reachable=True, stats=stats)
+        return StoreHealth(reachable=True, stats=stats, persistence=persistence)
 
-    def _fresh_stats(self) -> Stats:
-        stats = self.require_provider().stats()
-        self._stats = (time.monotonic(), stats)
-        return stats
+    def _fresh_stats(self) -> StoreFigures:
+        provider = self.require_provider()
+        stats = provider.stats()
+        persistence = []
+        if isinstance(provider, FalkorDBProvider):
+            persistence = provider.persistence(where="the graph store")  # no path: the log has it
+            if persistence:
+                log.warning("graph store persistence failed",
+                            extra={"problems": provider.persistence()})
+        self._stats = (time.monotonic(), stats, persistence)
+        return self._stats
 
     def close(self) -> None:
+        if self.watch is not None:
+            self.watch.close()
         if self.supervisor is not None:
             self.supervisor.close()
         if self.pool is not None:
@@ -251,7 +317,20 @@ def people_directory(settings: Settings, bundle: KnowledgeBundle) -> PeopleDirec
                            weights={e.id: float(e.mentions) for e in entries if e.mentions})
 
 
-def _retrieved(future: asyncio.Future[Stats]) -> None:
+def freeze_heap() -> None:
+    """What the service holds for its lifetime (the corpus, the bundle, the indexes' objects:
+    some 120,000 objects) moved out of the garbage collector's sight (`gc.freeze`). Otherwise
+    every full collection walks all of it: about 0.2 s, at a moment no request chooses, which
+    was the slowest `/search` of a run (one in some sixty searches). Collected once first (and
+    after a reload again, the old bundle's cycles with it), so that no garbage is frozen."""
+    import gc
+
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
+
+
+def _retrieved(future: asyncio.Future[StoreFigures]) -> None:
     if not future.cancelled():
         future.exception()
 
@@ -321,4 +400,8 @@ def open_services(settings: Settings, *, provider: RelationProvider | None = Non
             1, thread_name_prefix="health")
     services.remove_stale_staging()
     services.load_if_empty(bundle)
+    if supervise and isinstance(services.provider, FalkorDBProvider):
+        from api.version_watch import VersionWatch
+
+        services.watch = VersionWatch(services.provider.version, services.refresh).start()
     return services

@@ -14,14 +14,14 @@ import json
 import logging
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
 import typer
+from typer.core import TyperGroup
 
 from core.errors import KBError, NotFound
-from ingest.corpus import parse_chapter_range
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -123,7 +123,8 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
-    """Domain errors become a one-line message and exit code 2, never a traceback."""
+    """Domain errors and I/O errors become a one-line message and exit code 2, never a
+    traceback."""
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -136,8 +137,39 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
             raise fail(str(exc)) from None
         except ValueError as exc:  # pydantic's ValidationError is one: name its field
             raise fail(_value_error(exc)) from None
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise fail(os_error_line(exc)) from None
 
     return wrapper
+
+
+def os_error_line(exc: OSError) -> str:
+    """A disk full, a permission or a read-only file system, in one line naming the path (the
+    data directory when the error names none)."""
+    from core.oserrors import describe
+
+    try:
+        fallback: Path | None = settings().resolved_data_dir()
+    except Exception:  # noqa: BLE001 - the settings themselves may be what cannot be read
+        fallback = None
+    return describe(exc, fallback)
+
+
+class OneLineErrors(TyperGroup):
+    """The `kbx` group: an I/O error or a domain error that escapes a command (whichever it is,
+    decorated with `handle_errors` or not) is one line and exit code 2 all the same."""
+
+    def invoke(self, ctx: Any) -> Any:  # click's Context (typer vendors click since 0.17)
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise fail(os_error_line(exc)) from None
+        except KBError as exc:
+            raise fail(str(exc)) from None
 
 
 def _value_error(exc: ValueError) -> str:
@@ -181,5 +213,9 @@ def load_corpus_for(cfg: Settings) -> Corpus:
     return corpus
 
 
-def chapters_option(spec: str | None) -> set[int] | None:
-    return parse_chapter_range(spec)
+def chapters_option(spec: str | None, available: Iterable[int]) -> set[int] | None:
+    """`--chapters`, checked as the API checks `chapters` (`core.validation.parse_chapters`):
+    every chapter named must be in the corpus, else an error naming its range; None = all."""
+    from core.validation import parse_chapters
+
+    return None if spec is None else parse_chapters(spec, available, "--chapters")

@@ -111,7 +111,7 @@ def eval_command(
     if answers:
         run_answer_eval(questions, corpus, cfg, json_out)
         return
-    selected = chapters_option(chapters)
+    selected = chapters_option(chapters, corpus.chapters)
     retriever = corpus.retriever.subset(selected)
     labeled = load_questions(questions, corpus.chapters)
     if sweep:

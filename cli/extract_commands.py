@@ -83,7 +83,9 @@ def extract(ctx: typer.Context,
         extractor = LLMExtractor(client, inputs.roster, inputs.texts, ReplyCache(Paths.of(cfg).cache),
                                  concurrency=concurrency, book=read_profile(cfg.bundle).book)
     try:
-        summary = _run_with_progress(cfg, inputs, extractor, chapters_option(chapters), gate)
+        summary = _run_with_progress(cfg, inputs, extractor,
+                                     chapters_option(chapters, {b.chapter for b in inputs.blocks}),
+                                     gate)
     finally:
         if client is not None:
             client.close()
@@ -186,11 +188,7 @@ def report(chapters: Annotated[str | None, typer.Option(
     inputs = _inputs(cfg)
     if discovered:
         inputs = from_text_alone(inputs)
-    wanted = chapters_option(chapters)
-    if wanted is not None:
-        missing = sorted(wanted - {b.chapter for b in inputs.blocks})
-        if missing:
-            raise ValueError(f"--chapters: {_span(missing)} not in the corpus")
+    wanted = chapters_option(chapters, {b.chapter for b in inputs.blocks})
     result = measure_offline(inputs, wanted)
     if json_out:
         print_json(result)

@@ -14,7 +14,16 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
 
 import typer
 
-from cli.common import collector_paused, console, fail, handle_errors, print_json, settings
+from cli.common import (
+    collector_paused,
+    console,
+    err_console,
+    fail,
+    handle_errors,
+    print_json,
+    settings,
+)
+from cli.manifest_commands import manifest_command
 from core.errors import NotFound
 from kb.knowledge.limits import MAX_HOPS
 
@@ -29,8 +38,15 @@ ProviderOpt = Annotated[str | None, typer.Option(
     "--provider", help="falkordb (default; FALKORDB_URL or the embedded server) or memory")]
 BundleOpt = Annotated[Path | None, typer.Option("--bundle", help="knowledge bundle directory")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
+def _checked_name(value: str) -> str:
+    """A name as the API checks a person parameter (`core.validation.checked_name`)."""
+    from core.validation import checked_name
+
+    return checked_name(value, "name")
+
+
 NameArg = Annotated[str, typer.Argument(
-    help="a name, alias or id, either script (豹子头, 林教頭, lin_chong)")]
+    help="a name, alias or id, either script (豹子头, 林教頭, lin_chong)", callback=_checked_name)]
 
 
 def kb_errors(func: Callable[P, R]) -> Callable[P, R]:
@@ -93,6 +109,8 @@ def load_command(provider: ProviderOpt = None, bundle: BundleOpt = None,
                   f"{report.seconds * 1000:.0f} ms: {report.people} people, {report.events} "
                   f"events, {report.relations} relations, {report.states} states, "
                   f"{report.chapters} chapters", highlight=False)
+    for problem in report.persistence:  # loaded, but the store's files are behind
+        err_console.print(f"[bold yellow]warning:[/] {problem}", highlight=False, soft_wrap=True)
 
 
 def stats_command(provider: ProviderOpt = None, bundle: BundleOpt = None,
@@ -246,8 +264,12 @@ def path_command(a: NameArg, b: NameArg, max_hops: Annotated[int, typer.Option(
                  provider: ProviderOpt = None, bundle: BundleOpt = None,
                  json_out: JsonOpt = False) -> None:
     """How two people are linked through others (shortest chain of relations)."""
+    from core.validation import two_people
+
     with session(provider, bundle) as store:
-        result = store.path(store.person_id(a), store.person_id(b), max_hops)
+        a_id, b_id = store.person_id(a), store.person_id(b)
+        two_people(a_id, b_id, "path")  # as `kbx pair A A` and the API refuse them
+        result = store.path(a_id, b_id, max_hops)
     if json_out:
         print_json(result)
         return
@@ -398,6 +420,7 @@ def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
     kb_app.command("load")(kb_errors(load_command))
     kb_app.command("stats")(kb_errors(collector_paused()(stats_command)))
     kb_app.command("eval")(kb_errors(eval_command))
+    kb_app.command("manifest")(kb_errors(manifest_command))
     app.add_typer(kb_app, name="kb")
     for name, command in (("people", people_command), ("pair", pair_command),
                           ("record", record_command), ("journey", journey_command),

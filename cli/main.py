@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cli.common import (
+    OneLineErrors,
     chapters_option,
     configure_logging,
     console,
@@ -36,7 +37,7 @@ if TYPE_CHECKING:  # each command imports what it uses: `kbx --help` loads none 
     from retrieval.trace import SearchTrace
 
 app = typer.Typer(help=__doc__, no_args_is_help=True, add_completion=False,
-                  pretty_exceptions_enable=False, rich_markup_mode=None)
+                  pretty_exceptions_enable=False, rich_markup_mode=None, cls=OneLineErrors)
 bench_app = typer.Typer(help="Benchmarks that print figures side by side with baselines.",
                         no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(bench_app, name="bench")
@@ -75,13 +76,15 @@ def ingest(corpus: CorpusOpt = None, chapters: ChaptersOpt = None,
     from ingest.chunking import chunk_chapter
     from ingest.corpus import read_corpus
     from ingest.store import store_dir
-    from retrieval.corpus import Corpus, save_corpus
+    from retrieval.corpus import Corpus, save_corpus, whole_indexes
     from retrieval.retriever import Retriever
 
     cfg = settings(corpus=corpus, chunk_size=chunk_size)
     timings: dict[str, float] = {}
     started = time.perf_counter()
-    chapter_list = read_corpus(cfg.corpus, chapters_option(chapters))
+    chapter_list = read_corpus(cfg.corpus)
+    selected = chapters_option(chapters, [c.number for c in chapter_list])
+    chapter_list = [c for c in chapter_list if selected is None or c.number in selected]
     timings["read"] = time.perf_counter() - started
     blocks = []
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -103,7 +106,7 @@ def ingest(corpus: CorpusOpt = None, chapters: ChaptersOpt = None,
     table = Table(title=f"ingested into {target}")
     for col in ("chapters", "characters", "blocks", "ngram terms", "unigram terms"):
         table.add_column(col, justify="right")
-    idx = built.retriever.indexes
+    idx = whole_indexes(built.retriever)
     table.add_row(str(len(chapter_list)), f"{sum(len(c.text) for c in chapter_list):,}",
                   str(len(blocks)), f"{idx['ngram'].n_terms:,}", f"{idx['unigram'].n_terms:,}")
     console.print(table)
@@ -136,7 +139,7 @@ def search(question: Annotated[str, typer.Argument(help="the question, either sc
         raise ValueError(f"--strategy must be one of {', '.join(STRATEGIES)}")
     question = checked_question(question, settings().max_question_chars)
     corpus = load_corpus_for(settings())
-    retriever = corpus.retriever.subset(chapters_option(chapters))
+    retriever = corpus.retriever.subset(chapters_option(chapters, corpus.chapters))
     trace = retriever.search(question, _options(strategy, budget, max_blocks, policy, explain))
     if json_out:
         print_json(trace)

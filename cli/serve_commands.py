@@ -50,9 +50,13 @@ def ask_command(
     max_blocks: Annotated[int | None, typer.Option("--max-blocks", help="block limit")] = None,
 ) -> None:
     """Answer a question with citations and checked quotes (`--json`: the POST /ask object)."""
+    from core.validation import checked_name, checked_question
     from kb.answering.answer_models import AskRequest
 
     cfg = settings()
+    checked_question(question, cfg.max_question_chars)  # as the API checks it, same words
+    if session is not None:
+        checked_name(session, "--session")
     request = AskRequest(question=question, session_id=session, budget=budget,
                          max_blocks=max_blocks)
     store = _store_first(cfg)
@@ -65,7 +69,7 @@ def ask_command(
     services = open_services(cfg, provider=store, adopt=store is not None,
                              session_dir=cfg.resolved_data_dir() / "sessions")
     try:
-        response = services.require_asker().ask(request)
+        response = services.ask(request, "--session")
     finally:
         services.close()
     if json_out:
@@ -183,7 +187,7 @@ def worker_app(access_log: bool | None = None, cfg: Settings | None = None) -> F
         access_log = os.environ.get(ACCESS_LOG_ENV, "1") == "1"
     if access_log:
         access.setLevel(logging.INFO)
-    return create_app(cfg if cfg is not None else settings())
+    return create_app(cfg if cfg is not None else settings(), freeze=True)  # its own process
 
 
 @handle_errors

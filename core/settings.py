@@ -25,7 +25,7 @@ def bundle_fingerprint(directory: Path) -> str:
     files = [*directory.glob("*.json"), *directory.glob("*.jsonl"),
              *(directory / "shards").glob("*.jsonl")] if directory.is_dir() else []
     for path in sorted(files):
-        if path.is_file():
+        if path.is_file() and path.name != "manifest.json":  # derived from the others
             digest.update(str(path.relative_to(directory)).encode("utf-8") + b"\0")
             digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
@@ -87,6 +87,12 @@ class Settings(BaseSettings):
     max_question_chars: int = Field(default=500, ge=10, le=10_000)
     max_body_bytes: int = Field(default=64 * 1024, ge=1024, le=64 * 1024 * 1024,
                                 description="request bodies above this get 413, counted while read")
+    session_ttl: int = Field(default=24 * 3600, ge=60, le=30 * 24 * 3600,
+                             description="seconds a session of the API outlives its last answer "
+                                         "(kept in the graph store, shared by every worker)")
+    instance: str | None = Field(default=None, max_length=100, description=(
+        "a name of this service that /health shows: whoever started it (make demo) recognizes "
+        "its own service, not another process on the same port"))
     workers: int = Field(default=1, ge=0, le=32,
                          description="`kbx serve` worker processes; 0 = one per core")
 

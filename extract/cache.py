@@ -13,6 +13,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from core.atomic import write_text
+
 
 def block_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -54,8 +56,7 @@ class ReplyCache:
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        temporary.write_text(json.dumps(reply.__dict__, ensure_ascii=False), encoding="utf-8")
-        os.replace(temporary, path)
+        write_text(path, json.dumps(reply.__dict__, ensure_ascii=False), temporary)
 
     def __len__(self) -> int:
         return sum(1 for _ in self.directory.glob("*/*.json")) if self.directory.exists() else 0

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from core.atomic import write_text
 from core.settings import GATE_FILE
 from extract.report import QualityReport, Score
 
@@ -104,8 +105,8 @@ def decide(report: QualityReport, fingerprint: str, *, threshold: float = THRESH
 
 
 def write_gate(gate: Gate, directory: Path) -> None:
-    (directory / GATE_FILE).write_text(json.dumps(gate.model_dump(), ensure_ascii=False, indent=1)
-                                       + "\n", encoding="utf-8")
+    write_text(directory / GATE_FILE, json.dumps(gate.model_dump(), ensure_ascii=False, indent=1)
+               + "\n")
 
 
 def read_gate(directory: Path) -> Gate | None:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable
 from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from core.atomic import write_text
 from kb.knowledge.models import ChapterSummary, Event, Person, Relation, SourceRef, State
 
 PART_VERSION = 3
@@ -43,9 +43,7 @@ def save_part(part: ChapterPart, directory: Path) -> None:
     """Write one part atomically (temporary file, then rename)."""
     directory.mkdir(parents=True, exist_ok=True)
     target = part_path(directory, part.chapter)
-    temporary = target.with_suffix(".json.tmp")
-    temporary.write_text(part.model_dump_json(exclude_none=True), encoding="utf-8")
-    os.replace(temporary, target)
+    write_text(target, part.model_dump_json(exclude_none=True), target.with_suffix(".json.tmp"))
 
 
 def load_parts(directory: Path, chapters: Iterable[int] | None = None) -> list[ChapterPart]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from core.atomic import replace_directory
+from core.atomic import replace_directory, write_text
 from core.settings import Settings, bundle_fingerprint
 from extract.corpus_tables import CorpusTables, read_tables
 from extract.discover import DISCOVERED_DIR, Discovery, discover_lexicon, write_discovery
@@ -352,4 +352,4 @@ def swap_in(bundle: KnowledgeBundle, directory: Path, keep: Sequence[str] = ()) 
 def write_mentions(parts: Sequence[ChapterPart], path: Path) -> None:
     lines = [json.dumps({"chunk_id": block, "people": people}, ensure_ascii=False)
              for part in parts for block, people in part.mentions.items()]
-    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    write_text(path, "".join(line + "\n" for line in lines))

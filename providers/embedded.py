@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.background import Background
 from core.errors import ProviderUnavailable
+from core.oserrors import naming
 from providers import liveness
 
 if TYPE_CHECKING:
@@ -136,10 +137,16 @@ def probe_client(port: int, password: str | None, timeout: float = 1.0) -> redis
 def write_private(path: Path, text: str) -> None:
     """Write a file only the owner may read (0600), replacing it atomically."""
     temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.replace(temporary, path)
+    try:
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temporary, path)
+    except OSError as exc:  # a full disk: nothing half-written is left, the path is named
+        temporary.unlink(missing_ok=True)
+        if exc.filename is None:
+            raise naming(exc, path) from exc
+        raise
 
 
 def make_private(directory: Path) -> None:

@@ -107,6 +107,8 @@ TIMELINES_KEPT = 128
 """Parsed timelines kept per provider: a hub's (hundreds of events) takes tens of milliseconds to
 fetch and parse, and questions come back to the same few people again and again."""
 
+VERSION = "version"
+"""The key beside the graph that every load increments (`FalkorDBProvider.version`)."""
 AOF_REWRITE_WAIT = 30.0
 """Seconds a load waits for the log rewrite it started (the whole book takes well under one)."""
 SERVER_SHARE = 0.75
@@ -123,6 +125,27 @@ def redact(url: str) -> str:
     if "@" not in rest:
         return url
     return f"{scheme}{sep}***@{rest.rsplit('@', 1)[1]}"
+
+
+def is_persistence_error(exc: redis.RedisError) -> bool:
+    """The store refuses changes because it could not write its files (redis's MISCONF: a
+    failed append-only write or snapshot, a full disk); it still answers reads."""
+    return isinstance(exc, redis.ResponseError) and str(exc).startswith("MISCONF")
+
+
+PERSISTENCE_FIELDS = (
+    ("aof_last_write_status", "its last append-only log write failed: changes since are not on "
+                              "disk, and it refuses new ones"),
+    ("aof_last_bgrewrite_status", "its last log rewrite (the compaction after a load) failed: "
+                                  "the log keeps growing"),
+    ("rdb_last_bgsave_status", "its last snapshot failed"),
+)
+
+
+def persistence_problems(info: dict[str, Any], where: str) -> list[str]:
+    """The failures INFO persistence reports, each naming where the store writes."""
+    return [f"{where}: {what}" for field, what in PERSISTENCE_FIELDS
+            if str(info.get(field, "ok")) == "err"]
 
 
 def _describe(exc: redis.RedisError) -> str:
@@ -179,6 +202,8 @@ class FalkorDBProvider:
         self._server = server
         self._db: FalkorDB | None = None
         self._resolver: NameResolver | None = None
+        self.loaded_version: int | None = None
+        """the version this process's last load gave the graph (its caches are of it)"""
         self._writer: FalkorDB | None = None
         self._probe: redis.Redis | None = None
         self._connected_to: str | None = None
@@ -258,6 +283,8 @@ class FalkorDBProvider:
             if "timed out" in str(exc).lower():
                 raise ProviderUnavailable(f"FalkorDB query on {graph} timed out after "
                                           f"{timeout_ms} ms") from exc
+            if is_persistence_error(exc):
+                raise ProviderUnavailable(self._cannot_persist(exc)) from exc
             raise ProviderUnavailable(f"FalkorDB query failed on {graph}: {exc}") from exc
         except redis.RedisError as exc:
             raise ProviderUnavailable(f"FalkorDB unavailable: {_describe(exc)}") from exc
@@ -269,7 +296,28 @@ class FalkorDBProvider:
         try:
             return self._client().connection.execute_command(*args)
         except redis.RedisError as exc:
+            if is_persistence_error(exc):
+                raise ProviderUnavailable(self._cannot_persist(exc)) from exc
             raise ProviderUnavailable(f"FalkorDB {args[0]} failed: {_describe(exc)}") from exc
+
+    def _store_files(self) -> str:
+        """Where the store keeps its files, for messages: the embedded server's directory."""
+        return str(self._server.directory) if self._server is not None else \
+            "the FalkorDB server's data directory"
+
+    def _cannot_persist(self, exc: redis.RedisError) -> str:
+        reason = str(exc).split(":", 1)[-1].strip() if ":" in str(exc) else str(exc)
+        return (f"{self._store_files()}: the graph store cannot write its files ({reason}); "
+                "it refuses changes until it can: free some space, then load again")
+
+    # -- persistence: what the store could not write (shown by `kbx status` and /health)
+
+    def persistence(self, where: str | None = None) -> list[str]:
+        """The store's own persistence failures, as sentences naming `where` (by default its
+        directory): its last append-only write, its last log rewrite (the compaction after a
+        load) or its last snapshot failed. Empty when all is well (or the store does not say)."""
+        info = self._command("INFO", "persistence")
+        return persistence_problems(info, where or self._store_files())
 
     # -- supervision (providers.supervisor)
 
@@ -285,6 +333,9 @@ class FalkorDBProvider:
             self._probe = probe
         try:
             probe.ping()
+        except redis.ResponseError as exc:
+            if not is_persistence_error(exc):  # a full disk: it answers and serves reads,
+                raise ProviderUnavailable(_describe(exc)) from exc  # /health names the cause
         except redis.RedisError as exc:
             raise ProviderUnavailable(_describe(exc)) from exc
 
@@ -550,14 +601,49 @@ class FalkorDBProvider:
         except BaseException:
             self._drop(staging)
             raise
+        self.loaded_version = self._bump_version()
+        self.forget_caches()
+        persistence = self._compact_log()
+        log.info("graph loaded", extra={"graph": self.graph_name, **bundle.counts()})
+        return LoadReport(backend=self.backend, graph=self.graph_name,
+                          seconds=time.perf_counter() - started, persistence=persistence,
+                          **bundle.counts())
+
+    # -- what every process of the graph shares besides it: a version, keys with a lifetime
+
+    def forget_caches(self) -> None:
+        """Drop what this process keeps of the graph (names, timelines, digests): after a load,
+        here or by another process (`version` changed)."""
         self._resolver = None
         with self._timelines_lock:
             self._timelines.clear()
             self._digests.clear()
-        self._compact_log()
-        log.info("graph loaded", extra={"graph": self.graph_name, **bundle.counts()})
-        return LoadReport(backend=self.backend, graph=self.graph_name,
-                          seconds=time.perf_counter() - started, **bundle.counts())
+
+    @property
+    def version_key(self) -> str:
+        return f"{self.graph_name}:{VERSION}"
+
+    def _bump_version(self) -> int:
+        """A new version of the graph, after a load replaced it (or a drop deleted it): every
+        process that keeps caches of it sees the change (`version`)."""
+        return int(self._command("INCR", self.version_key))
+
+    def version(self) -> int:
+        """The graph's version (0 before the first load that counted): a worker whose caches
+        were made at another version makes them again."""
+        return int(self.get_shared(self.version_key) or 0)
+
+    def shared_key(self, *parts: str) -> str:
+        """A key beside the graph, under its name (the book's prefix): `<graph>:<part>:…`."""
+        return ":".join([self.graph_name, *parts])
+
+    def get_shared(self, key: str) -> str | None:
+        value = self._command("GET", key)
+        return value.decode("utf-8") if isinstance(value, bytes) else value
+
+    def put_shared(self, key: str, value: str, ttl_seconds: int) -> None:
+        """A key that expires `ttl_seconds` after its last write."""
+        self._command("SET", key, value, "EX", ttl_seconds)
 
     # -- staging graphs: `<graph>:staging:<host>:<pid>-<start>:<unix time>:<token>`
 
@@ -607,19 +693,22 @@ class FalkorDBProvider:
                 f"load check failed on {staging}: {nodes} nodes, {edges} edges written, "
                 f"expected {expected_counts(rows)}")
 
-    def compact_log(self) -> None:
+    def compact_log(self) -> list[str]:
         """Rewrite the embedded server's append-only log (after a load, or after stale staging
-        graphs were removed) so that it holds only the current graphs."""
-        self._compact_log()
+        graphs were removed) so that it holds only the current graphs; what the store then
+        could not write (`persistence`)."""
+        return self._compact_log()
 
-    def _compact_log(self) -> None:
+    def _compact_log(self) -> list[str]:
         """Rewrite the embedded server's append-only log in the background after a load.
 
         Every load appends its write queries to the log; replayed at the next start they made each
         restart (and the load after it) slower by the size of all earlier loads. The rewrite keeps
-        only the current graphs. External servers keep their own persistence policy."""
+        only the current graphs. External servers keep their own persistence policy. A rewrite
+        that fails (a full disk) is returned, as `persistence` words it: the load's caller
+        reports it, and `kbx status` and /health show it until the store writes again."""
         if self._server is None:
-            return
+            return []
         try:
             self._client().connection.execute_command("BGREWRITEAOF")
         except redis.ResponseError as exc:  # one is already running: wait for it below
@@ -630,9 +719,13 @@ class FalkorDBProvider:
         while time.monotonic() < deadline:  # a server stopped mid-rewrite keeps the long log
             info = self._command("INFO", "persistence")
             if not info.get("aof_rewrite_in_progress") and not info.get("aof_rewrite_scheduled"):
-                return
+                problems = persistence_problems(info, self._store_files())
+                if problems:  # the graph is loaded; the store's files are behind (a full disk)
+                    log.info("graph store persistence failed", extra={"problems": problems})
+                return problems
             time.sleep(0.02)
         log.warning("append-only log rewrite still running after %.0f s", AOF_REWRITE_WAIT)
+        return []
 
     def _write_batch(self, graph: str, statement: str, batch: list[dict[str, Any]]) -> None:
         self._run(graph, statement, {"rows": batch}, write=True)
@@ -640,16 +733,17 @@ class FalkorDBProvider:
     def _drop(self, graph: str) -> None:
         try:
             self._command("DEL", graph)
-        except ProviderUnavailable as exc:
-            log.warning("could not drop graph %s: %s", graph, exc)
+        except ProviderUnavailable as exc:  # a staging graph left is removed at the next load
+            # (`kbx status` counts it); a store that cannot write said so to the caller already
+            persistence = isinstance(exc.__cause__, redis.RedisError) and \
+                is_persistence_error(exc.__cause__)
+            (log.info if persistence else log.warning)("could not drop graph %s: %s", graph, exc)
 
     def drop(self) -> None:
         """Delete the live graph (benchmarks use a graph of their own and drop it)."""
         self._drop(self.graph_name)
-        self._resolver = None
-        with self._timelines_lock:
-            self._timelines.clear()
-            self._digests.clear()
+        self._bump_version()
+        self.forget_caches()
 
     # -- what `kbx status` shows
 
@@ -669,7 +763,8 @@ class FalkorDBProvider:
                 "staging_in_progress": len([g for g in staging if not self._is_stale(g)]),
                 "aof_enabled": bool(info.get("aof_enabled")),
                 "aof_base_bytes": info.get("aof_base_size"),
-                "aof_current_bytes": info.get("aof_current_size")}
+                "aof_current_bytes": info.get("aof_current_size"),
+                "persistence": persistence_problems(info, self._store_files()) or "ok"}
 
     def close(self) -> None:
         self._connecting.join()

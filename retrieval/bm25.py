@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -71,6 +71,72 @@ def code_term(code: int) -> str:
         chars.append(chr(code & 0xFFFF))
         code >>= 16
     return "".join(reversed(chars))
+
+
+def top_of_scores(scores: FloatArray, term_docs: Sequence[npt.NDArray[np.integer[Any]]],
+                  depth: int) -> tuple[IntArray, FloatArray]:
+    """The best `depth` documents of a query (`scores` of every document, `term_docs` the
+    documents of each query term), best first, ties by position.
+
+    Listing every matched document (a scan of the whole score vector) and choosing among
+    them cost twice the scoring. Instead a floor is set first: all the documents of one query
+    term are matched, so when that term has at least `depth` of them, the depth-th best score
+    among them is reached by at least `depth` documents, and the depth-th best overall is no
+    lower. Only the documents at or above the floor are listed and ordered
+    (`retrieval.topk.top_among`); the term taken is the rarest with enough documents, whose
+    documents tend to be the best. The result is exactly that of ordering every score."""
+    enough = [d for d in term_docs if len(d) >= depth]
+    if enough:
+        rarest = min(enough, key=len)
+        among = scores[rarest]
+        floor = np.partition(among, len(among) - depth)[len(among) - depth]
+        docs = np.flatnonzero(scores >= floor)
+    else:  # no term alone reaches the depth: every matched document is a candidate
+        docs = np.flatnonzero(scores > 0)
+    return top_among(docs, scores[docs], depth)
+
+
+def explain_score(matched: Sequence[tuple[str, int, int]], n_docs: int, dl: float, avgdl: float,
+                  k1: float, b: float) -> Explanation:
+    """A document's score as a sum of one explained part per matched (term, tf, df)."""
+    parts = []
+    for term, tf, df in matched:
+        idf = lucene_idf(df, n_docs)
+        parts.append(Explanation(
+            value=term_score(tf, df, n_docs, dl, avgdl, k1, b),
+            description=f"weight({term}) = idf · tf / (tf + k1·(1−b+b·dl/avgdl))",
+            details=[
+                Explanation(value=idf, description=f"idf, df={df} N={n_docs}"),
+                Explanation(value=tf, description="tf, occurrences in the block"),
+                Explanation(value=dl, description=f"dl, block length; avgdl={avgdl:.2f}"),
+            ],
+        ))
+    return Explanation(value=sum(p.value for p in parts),
+                       description=f"BM25 (Lucene) k1={k1} b={b}, sum of:", details=parts)
+
+
+class SearchIndex(Protocol):
+    """What a retriever asks of a channel's index: a `BM25Index`, or a chapter window over one
+    (`retrieval.window.WindowIndex`). Documents are positions 0..n_docs−1 of the retriever's
+    blocks."""
+
+    @property
+    def n_docs(self) -> int: ...
+
+    def term_ids(self, codes: IntArray) -> IntArray: ...
+
+    def top_for_ids(self, ids: IntArray, depth: int) -> tuple[IntArray, FloatArray]: ...
+
+    def scores_for_ids(self, ids: IntArray) -> FloatArray: ...
+
+    def df(self, term: str) -> int: ...
+
+    def document_frequencies(self, terms: Sequence[str]) -> list[int]: ...
+
+    def matched_terms_many(self, terms: Iterable[str], docs: Sequence[int]
+                           ) -> dict[int, list[str]]: ...
+
+    def explain(self, terms: Iterable[str], doc: int) -> Explanation: ...
 
 
 @dataclass
@@ -187,28 +253,17 @@ class BM25Index:
         return self._scores(self._spans(ids))
 
     def top_for_ids(self, ids: IntArray, depth: int) -> tuple[IntArray, FloatArray]:
-        """(documents, scores) with a positive score, best first, ties by position; at most depth.
-
-        Listing every matched document (a scan of the whole score vector) and choosing among
-        them cost twice the scoring. Instead a floor is set first: all the documents of one query
-        term are matched, so when that term has at least `depth` of them, the depth-th best score
-        among them is reached by at least `depth` documents, and the depth-th best overall is no
-        lower. Only the documents at or above the floor are listed and ordered
-        (`retrieval.topk.top_among`); the term taken is the rarest with enough documents, whose
-        documents tend to be the best. The result is exactly that of ordering every score."""
+        """(documents, scores) with a positive score, best first, ties by position; at most depth
+        (`top_of_scores`)."""
         if not len(ids) or depth < 1:
             return np.empty(0, dtype=np.int64), np.empty(0)
         spans = self._spans(ids)
-        scores = self._scores(spans)
-        enough = [s for s in spans if s.stop - s.start >= depth]
-        if enough:
-            rarest = min(enough, key=lambda s: s.stop - s.start)
-            among = scores[self.posting_docs[rarest]]
-            floor = np.partition(among, len(among) - depth)[len(among) - depth]
-            docs = np.flatnonzero(scores >= floor)
-        else:  # no term alone reaches the depth: every matched document is a candidate
-            docs = np.flatnonzero(scores > 0)
-        return top_among(docs, scores[docs], depth)
+        return top_of_scores(self._scores(spans), [self.posting_docs[s] for s in spans], depth)
+
+    def term_position(self, term: str) -> int | None:
+        """The term's position in the vocabulary; None when the index does not hold it."""
+        ids = self._term_ids([term])
+        return int(ids[0]) if len(ids) else None
 
     def df(self, term: str) -> int:
         ids = self._term_ids([term])
@@ -271,23 +326,9 @@ class BM25Index:
 
     def explain(self, terms: Iterable[str], doc: int) -> Explanation:
         """The document's score as a sum of one explained part per matched term."""
-        parts = []
-        dl = float(self.doc_lengths[doc])
-        for term in self.matched_terms(terms, doc):
-            tf, df = self.term_frequency(term, doc), self.df(term)
-            idf = lucene_idf(df, self.n_docs)
-            parts.append(Explanation(
-                value=term_score(tf, df, self.n_docs, dl, self.avgdl, self.k1, self.b),
-                description=f"weight({term}) = idf · tf / (tf + k1·(1−b+b·dl/avgdl))",
-                details=[
-                    Explanation(value=idf, description=f"idf, df={df} N={self.n_docs}"),
-                    Explanation(value=tf, description="tf, occurrences in the block"),
-                    Explanation(value=dl, description=f"dl, block length; avgdl={self.avgdl:.2f}"),
-                ],
-            ))
-        return Explanation(value=sum(p.value for p in parts),
-                           description=f"BM25 (Lucene) k1={self.k1} b={self.b}, sum of:",
-                           details=parts)
+        return explain_score([(t, self.term_frequency(t, doc), self.df(t))
+                              for t in self.matched_terms(terms, doc)],
+                             self.n_docs, float(self.doc_lengths[doc]), self.avgdl, self.k1, self.b)
 
     def to_arrays(self) -> dict[str, npt.NDArray[np.generic]]:
         return {"term_codes": self.term_codes, "indptr": self.indptr,

@@ -62,10 +62,20 @@ def save_corpus(corpus: Corpus, directory: Path, manifest: dict[str, object]) ->
     def write(tmp: Path) -> None:
         write_blocks(tmp, corpus.chapters, corpus.blocks, manifest)
         corpus.folds.write(tmp, corpus.chapters)
-        for name, index in corpus.retriever.indexes.items():
+        for name, index in whole_indexes(corpus.retriever).items():
             save_index(index.to_arrays(), tmp / f"index_{name}")
 
     replace_directory(directory, write)
+
+
+def whole_indexes(retriever: Retriever) -> dict[str, BM25Index]:
+    """The retriever's own indexes: a chapter window (`Retriever.subset`) is never saved."""
+    indexes = {}
+    for name, index in retriever.indexes.items():
+        if not isinstance(index, BM25Index):
+            raise TypeError(f"index {name!r} is a chapter window, not an index of its own")
+        indexes[name] = index
+    return indexes
 
 
 def save_index(arrays: dict[str, np.ndarray], directory: Path) -> None:

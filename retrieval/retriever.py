@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -12,16 +12,16 @@ from pydantic import TypeAdapter
 from core.text import to_simplified
 from ingest.chunking import Block
 from retrieval.analyzers import ANALYZERS, CODE_ANALYZERS, clean_query
-from retrieval.bm25 import BM25Index, IntArray
+from retrieval.bm25 import BM25Index, IntArray, SearchIndex
 from retrieval.fusion import K, rrf_positions
 from retrieval.index_build import build_channel
 from retrieval.packing import Decision, Policy, estimate_tokens, pack
 from retrieval.trace import Candidate, QueryTrace, SearchTrace
 from retrieval.vectorized import CHANNEL_POSTINGS
+from retrieval.window import WindowIndex
 
 STRATEGIES = ("rrf", "ngram", "unigram")
 DEFAULT_DEPTH = 100
-MAX_SUBSETS = 8
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,15 @@ def query_codes(text: str) -> dict[str, IntArray]:
             for name, analyzer in CODE_ANALYZERS.items()}
 
 
+def window(index: SearchIndex, members: IntArray) -> WindowIndex:
+    """A window over a channel's index (a window of a window reads the index underneath)."""
+    if isinstance(index, WindowIndex):
+        return WindowIndex(index.index, index.members[members])
+    if not isinstance(index, BM25Index):
+        raise TypeError(f"no chapter window over {type(index).__name__}")
+    return WindowIndex(index, members)
+
+
 CANDIDATES = TypeAdapter(list[Candidate])
 """Validates a search's candidates in one call: a hundred candidates with a hit per channel,
 each built as its own model, cost a serving worker more CPU than ranking them."""
@@ -75,12 +84,15 @@ class Retriever:
     """Blocks and one BM25 index per channel; positions in `blocks` are the index's documents."""
 
     blocks: list[Block]
-    indexes: dict[str, BM25Index]
-    _subsets: dict[tuple[int, ...], Retriever] = field(default_factory=dict, repr=False)
+    indexes: Mapping[str, SearchIndex]
+    costs: list[int] = field(default_factory=list, repr=False)
+    """each block's estimated tokens (computed when not given)"""
 
     def __post_init__(self) -> None:
         self.position = {b.id: i for i, b in enumerate(self.blocks)}
-        self.costs = [estimate_tokens(b.display_text) for b in self.blocks]
+        if not self.costs:
+            self.costs = [estimate_tokens(b.display_text) for b in self.blocks]
+        self._chapters: IntArray | None = None
 
     @classmethod
     def build(cls, blocks: Sequence[Block]) -> Retriever:
@@ -91,15 +103,23 @@ class Retriever:
         return cls(list(blocks), indexes)
 
     def subset(self, chapters: Iterable[int] | None) -> Retriever:
-        """A retriever over the given chapters only (its own IDF), cached; None = everything."""
+        """A retriever over the given chapters only, with their own BM25 statistics (N, df,
+        avgdl), exactly as if built over their blocks; None = everything.
+
+        Nothing is built: each channel's index is read through a window (`retrieval.window`),
+        so a window costs about what a search costs, whatever chapters a caller asks for, and
+        nothing is kept between calls (no cache to bound, lock or let go stale)."""
         if chapters is None:
             return self
-        key = tuple(sorted(set(chapters)))
-        if key not in self._subsets:
-            if len(self._subsets) >= MAX_SUBSETS:  # bounded: callers choose the chapter sets
-                self._subsets.pop(next(iter(self._subsets)))
-            self._subsets[key] = Retriever.build([b for b in self.blocks if b.chapter in key])
-        return self._subsets[key]
+        if self._chapters is None:
+            self._chapters = np.fromiter((b.chapter for b in self.blocks), dtype=np.int64,
+                                         count=len(self.blocks))
+        wanted = np.asarray(sorted(set(chapters)), dtype=np.int64)
+        members = np.flatnonzero(np.isin(self._chapters, wanted)).astype(np.int64)
+        positions = members.tolist()
+        return Retriever([self.blocks[i] for i in positions],
+                         {name: window(index, members) for name, index in self.indexes.items()},
+                         [self.costs[i] for i in positions])
 
     def rank(self, text: str, strategy: str = "rrf", depth: int = DEFAULT_DEPTH,
              rrf_k: int = K) -> Ranking:

@@ -6,6 +6,18 @@
     .venv/bin/python scripts/fault_drill.py loads     # 20 loads killed with kill -9 mid-way
     .venv/bin/python scripts/fault_drill.py inputs    # the oversize inputs; the service's memory
     .venv/bin/python scripts/fault_drill.py security  # clients without the password; modes
+    .venv/bin/python scripts/fault_drill.py windows   # 16 chapter windows of /search, then 80
+                                                      # (40 at a time) with /health sampled
+    .venv/bin/python scripts/fault_drill.py docs      # what /docs and /redoc load from outside
+    .venv/bin/python scripts/fault_drill.py workers   # two services on one store: a follow-up and
+                                                      # a reload through the other one
+    .venv/bin/python scripts/fault_drill.py admin     # a one-letter admin key; 2,000 wrong keys
+    .venv/bin/python scripts/fault_drill.py disk      # as root: a full disk (tmpfs), the log
+                                                      # compaction failing, a read-only file
+                                                      # system, no permission, ulimit -f
+
+`--code DIR` runs the commands from another checkout of the code (`cli.main.app` run in DIR,
+e.g. a worktree of an older commit), to measure what it did.
     .venv/bin/python scripts/fault_drill.py all
 
 Settings come from the environment (KBX_DATA_DIR …) with the whole book ingested, extracted
@@ -16,6 +28,7 @@ service on a free port and stops it; `loads` needs no service.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import pwd
@@ -25,6 +38,7 @@ import socket
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -46,6 +60,9 @@ from providers.falkordb_provider import FalkorDBProvider  # noqa: E402
 from providers.falkordb_schema import COUNT, expected_counts, graph_rows  # noqa: E402
 
 KBX = str(Path(sys.executable).parent / "kbx")
+KBX_CMD = [KBX]
+"""How the drills run `kbx` (`--code DIR`: the checkout in DIR)."""
+CODE_DIR: str | None = None
 PAIR = "/kb/pair?a=林冲&b=鲁智深"
 SEARCH = "/search?q=林冲和鲁智深怎么认识"
 HEALTH = "/health"
@@ -67,9 +84,9 @@ class Service:
         log = Path(env.get("KBX_DATA_DIR", "var")) / f"fault_drill_{self.port}.log"
         log.parent.mkdir(parents=True, exist_ok=True)
         with log.open("wb") as out:
-            self.process = subprocess.Popen([KBX, "serve", "--port", str(self.port),
+            self.process = subprocess.Popen([*KBX_CMD, "serve", "--port", str(self.port),
                                              "--no-access-log"], stdout=out, stderr=out,
-                                            env=env, start_new_session=True)
+                                            env=env, start_new_session=True, cwd=CODE_DIR)
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -370,6 +387,102 @@ def drill_inputs() -> dict[str, Any]:
                       for n, s, b in cases]}
 
 
+def _windows(count: int, offset: int) -> list[str]:
+    """`count` different chapter windows of a 120-chapter book: starts 1 to 40, lengths 30 to
+    80 chapters (a window of a few chapters costs little whatever the code does)."""
+    starts = [1 + (offset + 7 * i) % 40 for i in range(count)]
+    return [f"{a}-{a + 29 + (offset + 13 * i) % 51}" for i, a in enumerate(starts)]
+
+
+HEALTH_SAMPLER = r"""
+import select, socket, sys, time
+port = int(sys.argv[1])
+request = b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+sock = socket.create_connection(("127.0.0.1", port))
+def ask():
+    began = time.monotonic()
+    sock.sendall(request)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += sock.recv(65536)
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int([l.split(b":")[1] for l in head.split(b"\r\n")
+                  if l.lower().startswith(b"content-length")][0])
+    while len(body) < length:
+        body += sock.recv(65536)
+    return (time.monotonic() - began) * 1000
+ask()
+print("ready", flush=True)
+times = []
+while not select.select([sys.stdin], [], [], 0.02)[0]:
+    times.append(ask())
+print(" ".join(f"{t:.1f}" for t in times), flush=True)
+"""
+"""/health asked over and over (a 20 ms pause between answers) on one keep-alive connection, from
+a process of its own: the 40 threads of the burst must not delay the sampler's own reading."""
+
+
+def drill_windows(sequential: int = 16, burst: int = 80, at_once: int = 40) -> dict[str, Any]:
+    """`/search?chapters=…` with chapter windows never asked before: `sequential` of them one
+    after another (the service's memory before and after, each one's time), then a burst of
+    `burst` more, `at_once` at a time, while one client asks `/health` over and over."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    question = "/search?q=%E6%9E%97%E5%86%B2%E5%92%8C%E9%B2%81%E6%99%BA%E6%B7%B1&chapters="
+    with Service() as service:
+        with httpx.Client(base_url=service.url, timeout=120) as http:
+            for _ in range(5):  # warm: the plain search and /health
+                http.get(SEARCH)
+                http.get(HEALTH)
+            plain = []
+            for _ in range(20):
+                began = time.monotonic()
+                http.get(question.split("&")[0])  # the same question over the whole book
+                plain.append((time.monotonic() - began) * 1000)
+            idle = service.rss_mb()
+            times = []
+            for window in _windows(sequential, 0):
+                began = time.monotonic()
+                status = http.get(question + window).status_code
+                times.append((time.monotonic() - began) * 1000)
+                assert status == 200, (window, status)
+            after_sequential = service.rss_mb()
+        sampler = subprocess.Popen([sys.executable, "-c", HEALTH_SAMPLER, str(service.port)],
+                                   stdout=subprocess.PIPE, stdin=subprocess.PIPE, text=True)
+        assert sampler.stdout is not None and sampler.stdin is not None
+        sampler.stdout.readline()  # its first answer: sampling
+
+        def one(window: str) -> tuple[int, float]:
+            began = time.monotonic()
+            status = httpx.get(service.url + question + window, timeout=120).status_code
+            return status, (time.monotonic() - began) * 1000
+
+        began = time.monotonic()
+        with ThreadPoolExecutor(at_once) as pool:
+            answers = list(pool.map(one, _windows(burst, 3)))
+        burst_s = time.monotonic() - began
+        out, _ = sampler.communicate("stop\n", timeout=60)
+        health = [float(x) for x in out.split()]
+        after_burst = service.rss_mb()
+    burst_ms = [ms for _, ms in answers]
+    return {
+        "plain_search_ms": {"p50": pct(plain, .5), "max": round(max(plain), 1)},
+        "rss_mb": {"before": round(idle, 1), "after_16_windows": round(after_sequential, 1),
+                   "after_burst": round(after_burst, 1)},
+        "growth_16_windows_mb": round(after_sequential - idle, 1),
+        "window_ms": {"p50": pct(times, .5), "slowest": round(max(times), 1),
+                      "each": [round(t) for t in times]},
+        "burst": {"requests": burst, "at_once": at_once, "seconds": round(burst_s, 2),
+                  "non_200": sum(s != 200 for s, _ in answers),
+                  "p50_ms": pct(burst_ms, .5), "p99_ms": pct(burst_ms, .99)},
+        "health_during_burst": {"n": len(health), "p50_ms": pct(health, .5),
+                                "p99_ms": pct(health, .99),
+                                "max_ms": round(max(health, default=0), 1),
+                                "each": [round(t) for t in health]},
+        "load_average_at_end": round(os.getloadavg()[0], 2),
+    }
+
+
 INTRUDER = Path(__file__).with_name("intruder.py")
 """What a second local user tries (a plain system python, the redis protocol by hand)."""
 
@@ -428,15 +541,291 @@ def drill_security() -> dict[str, Any]:
             "user_nobody": second_user}
 
 
+# --- I/O errors: a full disk, the store's compaction, read-only, permission, ulimit -f ---------
+
+DISK_MB = 200
+COMMANDS = [["ingest"], ["extract", "--offline"], ["kb", "load"], ["kb", "manifest", "{bundle}"],
+            ["ask", "鲁智深和林冲怎么认识？"], ["search", "林冲"], ["status"]]
+
+
+def _kbx(args: list[str], env: dict[str, str], preexec: Any = None,
+         prefix: list[str] | None = None) -> dict[str, Any]:
+    """One `kbx` command: its exit status, how many lines it wrote to stderr, the last one."""
+    done = subprocess.run([*(prefix or []), *KBX_CMD, *args], capture_output=True, text=True,
+                          env=env,
+                          timeout=600, preexec_fn=preexec, cwd=CODE_DIR or "/")
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    return {"command": "kbx " + " ".join(args), "exit": done.returncode,
+            "stderr_lines": len(lines), "last_line": lines[-1][:240] if lines else "",
+            "other_lines": [line[:200] for line in lines[:-1]][:3],
+            "stdout_tail": done.stdout.strip().splitlines()[-1][:240] if done.stdout.strip()
+            else ""}
+
+
+def _env(data: Path) -> dict[str, str]:
+    """The environment of the commands: this data directory, the corpus as this code finds it
+    (a checkout outside /work would not find `../shared/corpus`)."""
+    return {**os.environ, "KBX_DATA_DIR": str(data), "KBX_CORPUS": str(Settings().corpus)}
+
+
+def _fill(mount: Path, leave_mb: float = 0) -> None:
+    """A file that takes the disk's space but `leave_mb` MB."""
+    free = shutil.disk_usage(mount).free - int(leave_mb * 1024 * 1024)
+    with (mount / "filler").open("wb") as out:
+        chunk = b"\0" * (1 << 20)
+        try:
+            while free > 0:
+                free -= out.write(chunk[:min(len(chunk), free)])
+                out.flush()
+        except OSError:
+            pass
+
+
+def _mount(size_mb: int) -> Path:
+    where = Path(tempfile.mkdtemp(prefix="kbx-disk-"))
+    subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_mb}m", "tmpfs", str(where)],
+                   check=True)
+    return where
+
+
+def _unmount(where: Path) -> None:
+    subprocess.run(["umount", "-l", str(where)], check=False)
+    with contextlib.suppress(OSError):
+        where.rmdir()
+
+
+def _copy_data(target: Path) -> Path:
+    """The corpus's ingested store and bundles (not the caches) in `target/var`."""
+    source = Settings().corpus_dir()
+    data = target / "var"
+    shutil.copytree(source, data / source.name, ignore=shutil.ignore_patterns("cache"))
+    return data
+
+
+def _health(url: str) -> dict[str, Any]:
+    try:
+        body = httpx.get(url + HEALTH, timeout=5).json()
+    except (httpx.HTTPError, ValueError) as exc:
+        return {"error": str(exc)}
+    store = body.get("store") or {}
+    return {"status": body.get("status"), "reachable": store.get("reachable"),
+            "error": store.get("error"), "persistence": store.get("persistence")}
+
+
+def _store_persistence(env: dict[str, str]) -> Any:
+    done = subprocess.run([*KBX_CMD, "status", "--json"], capture_output=True, text=True,
+                          env=env, timeout=60, cwd=CODE_DIR or "/")
+    try:
+        return json.loads(done.stdout).get("persistence", "(not shown)")
+    except ValueError:
+        return done.stdout[-200:]
+
+
+def _wait_writable(env: dict[str, str], seconds: float = 20) -> None:
+    """After the disk is freed: the store writes again (it retries by itself)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if _kbx(["kb", "load"], env)["exit"] == 0:
+            return
+        time.sleep(1)
+
+
+def drill_disk(compaction_free_mb: float = 36.0) -> dict[str, Any]:
+    """Every command on a full disk (a tmpfs of DISK_MB MB, filled), with a service running
+    there; then a load that fits but whose log compaction does not (`compaction_free_mb` left:
+    a whole-book load appends about 36 MB to the store's log, the rewrite needs 10 more); a
+    read-only file system; a data directory the user may not write; a file size limit."""
+    if os.geteuid() != 0:
+        raise SystemExit("the disk drill mounts file systems: run it as root")
+    result: dict[str, Any] = {}
+    mount = _mount(DISK_MB)
+    try:
+        data = _copy_data(mount)
+        env = _env(data)
+        bundle = str(data / Settings().corpus_name / "bundle")
+        commands = [[a.format(bundle=bundle) for a in c] for c in COMMANDS]
+        loaded = _kbx(["kb", "load"], env)
+        assert loaded["exit"] == 0, loaded
+        with Service(env) as service:
+            _fill(mount)
+            result["full"] = [_kbx(c, env) for c in commands]
+            result["full_health"] = _health(service.url)
+            result["full_status_persistence"] = _store_persistence(env)
+            (mount / "filler").unlink()
+            _wait_writable(env)
+            _fill(mount, compaction_free_mb)
+            result["compaction"] = {"load": _kbx(["kb", "load"], env),
+                                    "status_persistence": _store_persistence(env)}
+            time.sleep(2.5)  # the service's store figures are kept 2 s
+            result["compaction"]["health"] = _health(service.url)
+            (mount / "filler").unlink()
+            _wait_writable(env)
+            time.sleep(2.5)
+            result["after_freeing"] = {"health": _health(service.url),
+                                       "status_persistence": _store_persistence(env)}
+    finally:
+        _unmount(mount)
+    result["read_only"] = _read_only()
+    result["permission"] = _not_permitted()
+    result["file_size_limit"] = _file_size_limit()
+    return result
+
+
+def _read_only() -> list[dict[str, Any]]:
+    """A data directory on a file system mounted read-only (no store server runs there)."""
+    mount = _mount(DISK_MB)
+    try:
+        data = _copy_data(mount)
+        subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
+        env = _env(data)
+        bundle = str(data / Settings().corpus_name / "bundle")
+        return [_kbx([a.format(bundle=bundle) for a in c], env) for c in COMMANDS[:4]]
+    finally:
+        _unmount(mount)
+
+
+def _not_permitted() -> list[dict[str, Any]]:
+    """A data directory the user may read but not write: its directories 0555 and files 0444,
+    the commands run as root without the capabilities that override file modes
+    (`setpriv`), so the owner's bits apply (EACCES)."""
+    where = Path(tempfile.mkdtemp(prefix="kbx-perm-"))
+    try:
+        data = _copy_data(where)
+        for path in [*data.rglob("*"), data]:
+            path.chmod(0o555 if path.is_dir() else 0o444)
+        env = _env(data)
+        bundle = str(data / Settings().corpus_name / "bundle")
+        drop = "-dac_override,-dac_read_search"
+        prefix = ["setpriv", f"--inh-caps={drop}", f"--bounding-set={drop}", "--"]
+        return [_kbx([a.format(bundle=bundle) for a in c], env, prefix=prefix)
+                for c in COMMANDS[:4]]
+    finally:
+        for path in [where, *where.rglob("*")]:
+            if path.is_dir():
+                path.chmod(0o755)
+        shutil.rmtree(where, ignore_errors=True)
+
+
+def _file_size_limit() -> list[dict[str, Any]]:
+    """`ulimit -f` of 1 MB: a write past it fails with EFBIG (Python ignores SIGXFSZ)."""
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
+
+    where = Path(tempfile.mkdtemp(prefix="kbx-fsize-"))
+    try:
+        return [_kbx(["ingest"], _env(where / "var"), limit)]
+    finally:
+        shutil.rmtree(where, ignore_errors=True)
+
+
+def drill_docs() -> dict[str, Any]:
+    """The addresses `/docs` and `/redoc` name in their HTML (scripts, styles, icons) that are
+    not of this origin (the browser test, tests/test_docs_offline.py, loads them)."""
+    import re
+
+    found: dict[str, Any] = {}
+    with Service() as service:
+        for path in ("/docs", "/redoc"):
+            page = httpx.get(service.url + path, timeout=30)
+            names = re.findall(r'(?:src|href|url)[=:]\s*["\']([^"\']+)["\']', page.text)
+            found[path] = {"status": page.status_code, "named": len(names),
+                           "outside": [n for n in names if n.startswith(("http:", "https:", "//"))
+                                       and "127.0.0.1" not in n],
+                           "csp": page.headers.get("content-security-policy")}
+    return found
+
+
+ADMIN_KEY = "drill-admin-key-0123456789"
+
+
+def drill_workers() -> dict[str, Any]:
+    """Two services (two workers of one store and data directory): a question asked of the
+    first, its follow-up (`session_id`) of the second; then a new alias written into a copy of
+    the curated bundle, `/admin/reload` through the first, and how long until the second's
+    name suggestions know it (at most 20 s)."""
+    with tempfile.TemporaryDirectory(prefix="kbx-workers-") as scratch:
+        bundle = Path(scratch) / "bundle"
+        shutil.copytree(Settings().bundle, bundle, ignore=shutil.ignore_patterns("review"))
+        env = {"KBX_BUNDLE": str(bundle), "KBX_API_KEY": ADMIN_KEY}
+        with Service(env) as first, Service(env) as second:
+            began = httpx.post(first.url + "/ask", json={"question": "鲁智深和林冲怎么认识？"},
+                               timeout=60).json()
+            followed = httpx.post(second.url + "/ask", timeout=60, json={
+                "question": "他们后来怎么样了？", "session_id": began["session_id"]})
+            body = followed.json()
+            result: dict[str, Any] = {
+                "first": {"people": began["plan"]["people"]},
+                "follow_up_on_second": {
+                    "status": followed.status_code,
+                    "follow_up": body.get("plan", {}).get("follow_up"),
+                    "people": body.get("plan", {}).get("people"),
+                    "detail": body.get("detail")}}
+            alias = "沧州囚徒"
+            shard = bundle / "shards" / "ch007.jsonl"
+            lines = shard.read_text(encoding="utf-8").splitlines()
+            for n, line in enumerate(lines):
+                row = json.loads(line)
+                if row.get("record") == "person" and row.get("id") == "lin_chong":
+                    row["aliases"] = [*row.get("aliases", []), alias]
+                    lines[n] = json.dumps(row, ensure_ascii=False)
+                    break
+            shard.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+            from kb.knowledge.manifest import write_manifest
+
+            write_manifest(bundle)
+            before = httpx.get(second.url + "/kb/suggest", params={"q": alias}).json()
+            reloaded = httpx.post(first.url + "/admin/reload", timeout=300,
+                                  headers={"X-API-Key": ADMIN_KEY})
+            done = time.monotonic()
+            seen = None
+            while time.monotonic() - done < 20:
+                if httpx.get(second.url + "/kb/suggest", params={"q": alias}).json():
+                    seen = round(time.monotonic() - done, 2)
+                    break
+                time.sleep(0.1)
+            result["reload_through_first"] = {
+                "status": reloaded.status_code, "second_knew_before": bool(before),
+                "second_knows_after_s": seen if seen is not None else "not within 20 s"}
+    return result
+
+
+def drill_admin(attempts: int = 2000) -> dict[str, Any]:
+    """`KBX_API_KEY=a`: what /admin/reload answers; with a long key, `attempts` wrong keys as
+    fast as one client sends them: the statuses, and the time they took."""
+    result: dict[str, Any] = {}
+    with Service({"KBX_API_KEY": "a"}) as service:
+        answer = httpx.post(service.url + "/admin/reload", headers={"X-API-Key": "a"}, timeout=60)
+        result["key_a"] = {"status": answer.status_code, "detail": answer.json().get("detail")}
+    with Service({"KBX_API_KEY": ADMIN_KEY}) as service, \
+            httpx.Client(base_url=service.url, timeout=30) as http:
+        statuses: dict[str, int] = {}
+        began = time.monotonic()
+        for n in range(attempts):
+            status = http.post("/admin/reload", headers={"X-API-Key": f"guess-{n:06d}"}
+                               ).status_code
+            statuses[str(status)] = statuses.get(str(status), 0) + 1
+        result["wrong_keys"] = {"attempts": attempts, "seconds": round(time.monotonic() - began, 2),
+                                "statuses": statuses}
+    return result
+
+
 DRILLS = {"kill": drill_kill, "stop": drill_stop, "loads": drill_loads, "inputs": drill_inputs,
-          "security": drill_security}
+          "security": drill_security, "windows": drill_windows, "disk": drill_disk,
+          "docs": drill_docs, "workers": drill_workers, "admin": drill_admin}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("drill", choices=[*DRILLS, "all"])
+    parser.add_argument("--code", help="run `kbx` from this checkout (its cli.main)")
     args = parser.parse_args()
+    if args.code:
+        global CODE_DIR
+        CODE_DIR = str(Path(args.code).resolve())
+        KBX_CMD[:] = [sys.executable, "-c", "from cli.main import app; app()"]
     names = list(DRILLS) if args.drill == "all" else [args.drill]
     load = os.getloadavg()[0]
     for name in names:

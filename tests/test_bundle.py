@@ -213,7 +213,7 @@ def test_missing_directory(tmp_path: Path, kb_blocks: list[Block]) -> None:
 def test_write_then_load_round_trip(tmp_path: Path, kb_mini_bundle: KnowledgeBundle,
                                     kb_blocks: list[Block]) -> None:
     write_bundle(kb_mini_bundle, tmp_path / "out")
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(BUNDLE_FILES)
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted([*BUNDLE_FILES, "manifest.json"])
     first = json.loads((tmp_path / "out" / "people.jsonl").read_text("utf-8").splitlines()[0])
     assert first["sources"] == [{"chapter": 7, "quote": "這官人是八十萬禁軍鎗棒教頭林武師，名喚林沖"}]
     again = load_bundle(tmp_path / "out", kb_blocks)

@@ -12,11 +12,12 @@ from kb.answering.answer_models import AskResponse
 router = APIRouter(tags=["ask"])
 
 
-@router.post("/ask", responses=responses(413, 422, 502, *GRAPH_ERRORS))
+@router.post("/ask", responses=responses(404, 413, 422, 502, *GRAPH_ERRORS))
 async def ask(request: AskBody, services: ServicesDep) -> AskResponse:
     """Answer with citations, each quote checked against the block it cites, and the trace.
-    An empty question or one over `max_question_chars` is refused (422). The work runs in the
+    An empty question or one over `max_question_chars` is refused (422), a `session_id` no answer
+    gave (or one expired) too (404). The work runs in the
     graph pool: 503 when the graph store is down or does not answer in time."""
     check_question("question", request.question, services.settings)
-    asker = services.require_asker()
-    return await services.graph(lambda: asker.ask(request))
+    services.require_asker()
+    return await services.graph(lambda: services.ask(request))

@@ -15,6 +15,7 @@ from api.deps import ProviderDep, ServicesDep
 from api.inputs import MAX_ID, MAX_NAME, NAME_PATTERN
 from api.models import PersonDetail
 from api.responses import GRAPH_ERRORS, json_response, responses
+from core.validation import two_people
 from kb.knowledge.journey_store import MAX_PAGE_LIMIT, PAGE_LIMIT, JourneyDigest, StageEvents
 from kb.knowledge.models import Person
 from kb.knowledge.names import pair_ids
@@ -131,6 +132,11 @@ def _kept_digest(services: Services, provider: RelationProvider, person: str) ->
 @router.get("/path", responses=LOOKUP)
 async def path(a: PersonA, b: PersonB, provider: ProviderDep, services: ServicesDep,
                max_hops: Annotated[int, Query(ge=1, le=MAX_HOPS)] = MAX_HOPS) -> PathResult:
-    """The shortest chain of relations between two people."""
-    return await services.graph(
-        lambda: provider.path(provider.person_id(a), provider.person_id(b), max_hops))
+    """The shortest chain of relations between two people (two different ones: 422 for one
+    person twice, as for a pair)."""
+    def shortest() -> PathResult:
+        a_id, b_id = provider.person_id(a), provider.person_id(b)
+        two_people(a_id, b_id, "path")
+        return provider.path(a_id, b_id, max_hops)
+
+    return await services.graph(shortest)

@@ -3,13 +3,9 @@ every quote, and remember the session for follow-up questions."""
 
 from __future__ import annotations
 
-import json
 import logging
-import threading
 import time
 import uuid
-from collections import OrderedDict
-from dataclasses import dataclass
 from pathlib import Path
 
 from core.llm import ChatClient
@@ -30,6 +26,7 @@ from kb.answering.drafting import Ctx, Draft
 from kb.answering.evidence import Evidence, EvidencePipeline
 from kb.answering.llm_answer import LLMAnswerer
 from kb.answering.quotes import check_quote
+from kb.answering.sessions import FileSessions, MemorySessions, SessionState, SessionStore
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.language import language
 from kb.knowledge.loading import load_active_bundle
@@ -40,32 +37,23 @@ from retrieval.packing import Policy
 from retrieval.retriever import SearchOptions
 
 log = logging.getLogger(__name__)
-MAX_SESSIONS = 1000
 TRACE_CANDIDATES = 40
 
 
-@dataclass
-class SessionState:
-    person_ids: list[str]
-    evidence: list[str]
-    question: str
-    chapter: int | None = None
-    """The latest chapter the last answer cited: a follow-up (那他后来呢？) continues after it."""
-
-
 class AskService:
-    """One per process; thread-safe for concurrent requests (sessions are guarded by a lock)."""
+    """One per process; thread-safe for concurrent requests (the session stores are)."""
 
     def __init__(self, settings: Settings, corpus: Corpus, provider: RelationProvider,
                  llm: ChatClient | None = None, bundle: KnowledgeBundle | None = None,
-                 session_dir: Path | None = None) -> None:
+                 session_dir: Path | None = None, sessions: SessionStore | None = None) -> None:
+        """Sessions go to `sessions` when given (the API: the graph store), else to files in
+        `session_dir` (the CLI), else to this process's memory (`kb.answering.sessions`)."""
         self.settings = settings
         self.corpus = corpus
         self.provider = provider
         self.llm = LLMAnswerer(llm) if llm is not None else None
-        self.session_dir = session_dir
-        self._sessions: OrderedDict[str, SessionState] = OrderedDict()
-        self._lock = threading.Lock()
+        self.sessions: SessionStore = sessions or (
+            FileSessions(session_dir) if session_dir is not None else MemorySessions())
         self.titles = {n: c.title for n, c in corpus.chapters.items()}
         self.pipeline = EvidencePipeline(provider, bundle or load_active_bundle(settings, corpus.blocks),
                                          settings.knowledge_budget, settings.query_expansion,
@@ -167,24 +155,15 @@ class AskService:
         return [s for st in g.journey.stages if st.title == title for s in st.sources]
 
     def _session(self, session_id: str) -> SessionState | None:
-        with self._lock:
-            state = self._sessions.get(session_id)
-        if state is None and self.session_dir is not None:
-            path = self.session_dir / f"{_safe(session_id)}.json"
-            if path.exists():
-                state = SessionState(**json.loads(path.read_text(encoding="utf-8")))
-        return state
+        return self.sessions.get(session_id)
+
+    def session_known(self, session_id: str) -> bool:
+        """Whether a follow-up in this session would find it (the entry points refuse one that
+        would not, rather than answer it as a first question)."""
+        return self._session(session_id) is not None
 
     def _remember(self, session_id: str, state: SessionState) -> None:
-        with self._lock:
-            self._sessions[session_id] = state
-            self._sessions.move_to_end(session_id)
-            while len(self._sessions) > MAX_SESSIONS:
-                self._sessions.popitem(last=False)
-        if self.session_dir is not None:
-            self.session_dir.mkdir(parents=True, exist_ok=True)
-            path = self.session_dir / f"{_safe(session_id)}.json"
-            path.write_text(json.dumps(state.__dict__, ensure_ascii=False), encoding="utf-8")
+        self.sessions.put(session_id, state)
 
 
 class CorpusPassages:
@@ -203,6 +182,3 @@ class CorpusPassages:
     def n_docs(self) -> int:
         return self._corpus.retriever.n_docs
 
-
-def _safe(session_id: str) -> str:
-    return "".join(ch for ch in session_id if ch.isalnum() or ch in "-_")[:100] or "default"

@@ -9,7 +9,6 @@ everything before anything is returned, and a `BundleError` lists each problem a
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -18,11 +17,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from core.atomic import write_text
 from core.errors import BundleError
 from ingest.chunking import Block
 from ingest.locate import QuoteError, QuoteLocator
 from kb.knowledge.checks import Entry, Problems, check_structure
 from kb.knowledge.importance import mark_headlines
+from kb.knowledge.manifest import check_manifest, write_manifest
 from kb.knowledge.models import (
     RECORD_KINDS,
     ChapterSummary,
@@ -196,11 +197,13 @@ def load_bundle(directory: Path, blocks: Iterable[Block], folds: ChapterFolds | 
     """Read, validate and resolve a bundle directory; a BundleError lists every problem.
 
     A directory with `shards/` holds curated chapter shards (`kb.knowledge.shards` assembles
-    them); otherwise the five record files. `folds` (folded chapters saved by `kbx ingest`)
+    them); otherwise the five record files. Each file is first compared with the bundle's
+    manifest (`kb.knowledge.manifest`). `folds` (folded chapters saved by `kbx ingest`)
     spare normalizing the chapters again. `across_blocks`: blocks cut at another length than
     the curation's, where a quote may straddle two (`ingest.locate.QuoteLocator`)."""
     if not directory.is_dir():
         raise BundleError(f"{directory}: no such bundle directory")
+    check_manifest(directory)  # a file cut or changed since it was written: nothing is read
     problems = Problems(str(directory))
     blocks = list(blocks)
     entries: list[Entry] = []
@@ -233,15 +236,15 @@ def _disk_form(record: Record, keep_chunk_ids: bool) -> dict[str, Any]:
 
 def write_bundle(bundle: KnowledgeBundle, directory: Path, *, keep_chunk_ids: bool = False
                  ) -> None:
-    """Write the five files (each replaced atomically); sources as chapter + quote by default,
-    so the bundle survives a change of chunking."""
+    """Write the five files (each replaced atomically), then the manifest that describes them
+    (`kb.knowledge.manifest`); sources as chapter + quote by default, so the bundle survives a
+    change of chunking."""
     directory.mkdir(parents=True, exist_ok=True)
     groups: list[Sequence[Record]] = [bundle.people, bundle.events, bundle.relations,
                                       bundle.states, bundle.chapters]
     for name, records in zip(BUNDLE_FILES, groups, strict=True):
         lines = [json.dumps(_disk_form(r, keep_chunk_ids), ensure_ascii=False) for r in records]
-        temporary = directory / f".{name}.tmp"
-        temporary.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-        os.replace(temporary, directory / name)
+        write_text(directory / name, "".join(line + "\n" for line in lines))
     if bundle.profile != CorpusProfile():
         write_profile(bundle.profile, directory)
+    write_manifest(directory)  # last: it describes the files as written

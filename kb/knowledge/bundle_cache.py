@@ -28,8 +28,10 @@ from kb.knowledge.profile import CorpusProfile
 
 log = logging.getLogger(__name__)
 
-CACHE_VERSION = 2
-"""Bumped when the models or the quote locator change what a resolved record holds."""
+CACHE_VERSION = 3
+"""Bumped when the models or the quote locator change what a resolved record holds (3: a bundle
+is cached only once its manifest was checked, so an entry cached before that is validated
+again; a cache hit is then a bundle whose every file has the size and time it had when checked)."""
 KEEP = 4
 """Cached bundles kept per data directory (curated, merged, a test bundle …), newest first."""
 
@@ -100,17 +102,22 @@ class BundleCache:
     def put(self, key: str, bundle: KnowledgeBundle) -> None:
         data = _Cached(people=bundle.people, events=bundle.events, relations=bundle.relations,
                        states=bundle.states, chapters=bundle.chapters, profile=bundle.profile)
+        written: str | None = None
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             with tempfile.NamedTemporaryFile("wb", dir=self.directory, prefix=".bundle-",
                                              delete=False) as out:
+                written = out.name
                 out.write(data.model_dump_json().encode())
             os.chmod(out.name, 0o644)  # like the rest of the store: for every local reader
             os.replace(out.name, self._path(key))
             self._prune()
-        except OSError as exc:
-            log.warning("bundle cache not written", extra={"path": str(self.directory),
-                                                           "error": str(exc)})
+        except OSError as exc:  # a cache only: the next load validates again (info, not a
+            # warning: on a full or read-only disk the command's own error says so, in one line)
+            if written is not None:
+                Path(written).unlink(missing_ok=True)
+            log.info("bundle cache not written", extra={"path": str(self.directory),
+                                                        "error": str(exc)})
 
     def _prune(self) -> None:
         cached = sorted(self.directory.glob("bundle-*.json"), key=lambda p: p.stat().st_mtime_ns,

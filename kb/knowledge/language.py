@@ -33,12 +33,10 @@ Role = Literal[
     "asks_chapter", "asks_name", "name_kinds", "asks_why", "asks_where", "asks_when", "asks_who",
     "asks_how", "asks_total", "asks_whether", "asking", "end", "start", "meeting", "death",
     "last_words", "said", "after", "whom", "weapon", "join_marks", "join_verbs", "episode",
-    "nickname_asked",
-    "cause_marks", "patient_start", "patient_end", "dead_role", "dying_role", "agent_mark", "died",
-    "asserts_kill", "asserts_fight", "asserts_capture", "asserts_rescue", "asserts_persecute",
-    "indefinite", "coordinators",
-    "states_kill", "states_fight", "attribute_home",
-    "attribute_trade", "attribute_gifts", "attribute_looks", "attribute_named",
+    "nickname_asked", "cause_marks", "patient_start", "patient_end", "dead_role", "dying_role",
+    "agent_mark", "died", "asserts_kill", "asserts_fight", "asserts_capture", "asserts_rescue",
+    "asserts_persecute", "indefinite", "coordinators", "states_kill", "states_fight",
+    "attribute_home", "attribute_trade", "attribute_gifts", "attribute_looks", "attribute_named",
 ]
 """Every role the code reads. What each means is said where it is read (planner, refusals, the
 question kinds)."""

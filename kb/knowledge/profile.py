@@ -13,6 +13,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from core.atomic import write_text
 from core.errors import BundleError
 
 PROFILE_FILE = "profile.json"
@@ -93,5 +94,4 @@ def read_profile(directory: Path) -> CorpusProfile:
 
 def write_profile(profile: CorpusProfile, directory: Path) -> None:
     data = profile.model_dump(mode="json")
-    (directory / PROFILE_FILE).write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n",
-                                          encoding="utf-8")
+    write_text(directory / PROFILE_FILE, json.dumps(data, ensure_ascii=False, indent=1) + "\n")

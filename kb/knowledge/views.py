@@ -261,6 +261,9 @@ class LoadReport(BaseModel):
     states: int
     chapters: int
     seconds: float
+    persistence: list[str] = Field(default_factory=list, description=(
+        "what the store could not write after the load (a full disk: the compaction of its "
+        "log); the graph itself is loaded"))
 
 
 def natural_key(record_id: str) -> tuple[tuple[int, int | str], ...]:

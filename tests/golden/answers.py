@@ -89,7 +89,7 @@ def record(service: Any, source: str, question: str) -> dict[str, Any]:
     except KBError as exc:
         return {"source": source, "question": question, "error": f"{type(exc).__name__}: {exc}"}
     finally:
-        service._sessions.clear()
+        service.sessions.clear()  # a MemorySessions: the harness's service has no other
     plan = r.plan.model_dump(mode="json")
     return {"source": source, "question": question, "plan": plan, "status": r.status,
             "answer": r.answer, "reason": r.reason,
