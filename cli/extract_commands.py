@@ -40,7 +40,8 @@ extract_app = typer.Typer(help="Extract knowledge for the whole book (offline cu
 def _inputs(cfg: Settings) -> Inputs:
     from extract.pipeline import load_inputs
 
-    return load_inputs(cfg, load_corpus_for(cfg).blocks)
+    corpus = load_corpus_for(cfg)
+    return load_inputs(cfg, corpus.blocks, titles={n: c.title for n, c in corpus.chapters.items()})
 
 
 @extract_app.callback()
@@ -173,15 +174,20 @@ def _span(chapters: list[int]) -> str:
 @handle_errors
 def report(chapters: Annotated[str | None, typer.Option(
                "--chapters", help="e.g. 7-11,23 (default: every chapter the curated bundle covers)")] = None,
+           discovered: Annotated[bool, typer.Option(
+               "--discovered", help="extract with the people discovered from the text and no "
+                                    "corpus tables, as a book without a lexicon is")] = False,
            json_out: JsonOpt = False) -> None:
     """Precision and recall of the offline extractor against the curated records (people,
-    relations by pair, by pair + type and per type, events, states), per chapter and overall,
-    and what the precision gate would admit. Writes nothing."""
+    relations by pair, by pair + type and per type, events, states, fates), per chapter and
+    overall, and what the precision gate would admit. Writes nothing."""
     from extract.gate import decide
-    from extract.pipeline import measure_offline
+    from extract.pipeline import from_text_alone, measure_offline
 
     cfg = settings()
     inputs = _inputs(cfg)
+    if discovered:
+        inputs = from_text_alone(inputs)
     wanted = chapters_option(chapters, {b.chapter for b in inputs.blocks})
     result = measure_offline(inputs, wanted)
     if json_out:
@@ -201,11 +207,11 @@ def _print_report(result: QualityReport) -> None:
     chapters = _span(result.chapters)
     table = Table(title=f"per chapter: precision / recall (offline extractor vs curated, "
                         f"chapters {chapters})")
-    for col in ("ch", "people", "pairs", "pairs + type", "events", "states"):
+    for col in ("ch", "people", "pairs", "pairs + type", "events", "states", "fates"):
         table.add_column(col, justify="right")
     for row in result.per_chapter:
         table.add_row(str(row.chapter), _pr(row.people), _pr(row.pairs), _pr(row.typed),
-                      _pr(row.events), _pr(row.states))
+                      _pr(row.events), _pr(row.states), _pr(row.fates))
     console.print(table)
     overall = Table(title=f"overall, chapters {chapters}")
     for col in ("measure", "found", "curated", "correct", "recalled", "precision", "recall"):
@@ -218,6 +224,7 @@ def _print_report(result: QualityReport) -> None:
             ("events", result.overall["events"]),
             ("events, same block", result.overall["events_same_block"]),
             ("states", result.overall["states"]),
+            ("fates (deaths)", result.overall["fates"]),
             *((f"  {kind}", score) for kind, score in result.by_type.items())]
     for name, score in rows:
         overall.add_row(name, str(score.found), str(score.curated), str(score.correct),

@@ -390,7 +390,8 @@ def eval_command(pairs: PairsOpt = None, journeys: JourneysOpt = None,
     total = found + sum(len(v.missed) for v in journey_verdicts)
     summary = {"pairs": len(pair_verdicts), "pairs_right": sum(v.right for v in pair_verdicts),
                "journeys": len(journey_verdicts), "key_stages": total,
-               "key_stage_recall": round(found / total, 3) if total else None}
+               "key_stage_recall": round(found / total, 3) if total else None,
+               "journeys_ending": sum(v.ends for v in journey_verdicts)}
     if json_out:
         print_json({"summary": summary, "pairs": [v.model_dump() | {"right": v.right}
                                                   for v in pair_verdicts],
@@ -405,11 +406,13 @@ def eval_command(pairs: PairsOpt = None, journeys: JourneysOpt = None,
     for v in pair_verdicts:
         if v.note:
             console.print(f"{v.id}: {v.note}", highlight=False)
-    stages = Table(title=f"key-stage recall {summary['key_stage_recall']} ({found}/{total})")
-    for col in ("journey", "found", "missed"):
+    stages = Table(title=f"key-stage recall {summary['key_stage_recall']} ({found}/{total}); "
+                         f"ending at the last key stage {summary['journeys_ending']}/"
+                         f"{summary['journeys']}")
+    for col in ("journey", "found", "missed", "ends"):
         stages.add_column(col)
     for j in journey_verdicts:
-        stages.add_row(j.id, "、".join(j.found), "、".join(j.missed))
+        stages.add_row(j.id, "、".join(j.found), "、".join(j.missed), "✓" if j.ends else "✗")
     console.print(stages)
 
 

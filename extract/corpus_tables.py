@@ -1,8 +1,10 @@
-"""The extractor's tables about one novel (places, scene forms, alias chapter ranges …).
+"""The extractor's tables about one novel (places, scene forms, alias chapter ranges, its own cues).
 
 They live beside the corpus's bundle, in `extraction.json`, so the extractor's code names no
 character or place; a novel without that file is extracted with empty tables. They are read once
-(`read_tables`) and travel with the roster (`Roster.tables`)."""
+(`read_tables`) and travel with the roster (`Roster.tables`). The cues a book adds to the genre's
+(`relation_cues`, `state_cues`, `actions`, `cue_actions`: words of this book alone, such as
+joining its band) have the genre's types (`kb.knowledge.genre`) and are checked the same way."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from functools import cached_property
 from pathlib import Path
 
 from core.errors import ConfigError
+from kb.knowledge.genre import BookCues, validated
 
 TABLES_FILE = "extraction.json"
 
@@ -54,6 +57,8 @@ class CorpusTables:
     scene_forms: tuple[SceneForms, ...] = ()
     name_forms_skipped: frozenset[str] = frozenset()
     """Forms never matched: titles and address terms that denote whoever holds them."""
+    cues: BookCues = field(default_factory=BookCues)
+    """The cues of this book alone, added to the genre's (`extract.cues.Cues.of`)."""
 
     @cached_property
     def place_pattern(self) -> re.Pattern[str]:
@@ -82,6 +87,7 @@ def read_tables(directory: Path) -> CorpusTables:
             scene_forms=tuple(SceneForms(f["person"], int(f["first"]), int(f["last"]),
                                          tuple(f["forms"])) for f in data.get("scene_forms", ())),
             name_forms_skipped=frozenset(data.get("name_forms_skipped", ())),
+            cues=validated(BookCues, data, path),
         )
     except (ValueError, KeyError, TypeError, IndexError) as exc:
         raise ConfigError(f"{path}: invalid extractor tables ({exc})") from exc

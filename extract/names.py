@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from core.errors import ConfigError
 from core.text import to_simplified
 from extract.corpus_tables import CorpusTables
+from kb.knowledge.genre import genre
 from kb.knowledge.models import Person
 
 SCENE, PRIMARY, ALIAS = 3, 2, 1
@@ -318,7 +319,8 @@ def _forms_of(person: Person, tables: CorpusTables) -> list[NameForm]:
     forms = []
     for n, name in enumerate(person.all_names):
         form = to_simplified(name)
-        if len(form) < MIN_FORM or form in tables.name_forms_skipped:
+        if len(form) < MIN_FORM or form in tables.name_forms_skipped or \
+                form in genre().address_terms:  # titles that denote whoever holds them
             continue
         forms.append(NameForm(form, person.id, PRIMARY if n == 0 else ALIAS,
                               None if n == 0 else _alias_scope(form, person.first_chapter, tables)))

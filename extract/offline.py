@@ -7,30 +7,20 @@ Event order is chapter × 1000 + 100 + block index (curated events use chapter �
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from extract.cues import (
-    ACTIONS,
-    CUE_ACTIONS,
-    NEGATION,
-    PASSIVE,
-    PLACE_MOVE,
-    PLACE_TO,
-    RELATION_CUES,
-    RETROSPECTIVE,
-    SPEECH_VERB,
-    STATE_CUES,
-    RelationCue,
-    StateKind,
-)
+from extract.cues import Cues, RelationCue, StateKind, default_cues
+from extract.fates import fate_states, from_kills, one_a_chapter
+from extract.huimu import Headlines
 from extract.names import Mention, Roster
 from extract.pairing import Pair, cue_pairs, relation_confidence
 from extract.parts import ChapterPart
 from extract.resolve import relation_id
 from extract.scene import BlockScan, Segment
-from extract.text import MAX_QUOTE, ChapterTexts, Span, window
+from extract.speech import lord, oath
+from extract.summary import chapter_summary
+from extract.text import ChapterTexts, Span, window
 from ingest.chunking import Block
 from kb.knowledge.models import Event, Participant, Relation, SourceRef, State
 
@@ -39,28 +29,20 @@ EVENT_ORDER_BASE = 100
 MOVE_CONFIDENCE = 0.6
 """A place reached (来到/到得/回到 + place) is a move; a place one is at (在/上) stays at 0.45."""
 SWORN = "sworn_brothers"
-KILL_CUE = re.compile(r"割下|割了|剜出|杀了|杀死|搠死|砍死|砍翻|剁翻|结果了")
-"""Kill words whose victim follows at once (割下那妇人头来)."""
-SPEECH_CUE = re.compile(r"拜为义兄|拜为哥哥|拜.{0,3}为兄|结为兄弟|结义|认义")
-"""Sworn-brother words that, spoken, bind the speaker and the listener."""
-
-
-_ACTION_RE = re.compile("|".join(re.escape(w) for w, _ in ACTIONS))
-_ACTION_LABEL = dict(ACTIONS)
 
 
 def event_id(chapter: int, index: int) -> str:
     return f"xev_ch{chapter:03d}_{index:03d}"
 
 
-def event_order(chapter: int, index: int) -> int:
-    """chapter × 1000 + 100 + n: after the curated events of the chapter (1…99), never colliding."""
-    return chapter * 1000 + EVENT_ORDER_BASE + index
+ORDER_STEP = 3
+"""Orders per block: its scene event, then up to two headline events of the 回目 it tells."""
 
 
-NAME_CUES = tuple(c for c in RELATION_CUES
-                  if c.type in {"spouse", "family", "father_in_law", "servant", "master_disciple"})
-"""Cues read inside a name form (甲娘子): relational nouns only."""
+def event_order(chapter: int, index: int, half: int = 0) -> int:
+    """chapter × 1000 + 100 + 3n (+ 1 or 2 for a 回目 half told in block n): after the curated
+    events of the chapter (1…99), never colliding."""
+    return chapter * 1000 + EVENT_ORDER_BASE + ORDER_STEP * index + half
 
 
 def _keep(found: dict[tuple[str, str, str], Relation], relation: Relation) -> None:
@@ -74,9 +56,10 @@ class OfflineExtractor:
 
     method = "offline"
 
-    def __init__(self, roster: Roster, texts: ChapterTexts) -> None:
+    def __init__(self, roster: Roster, texts: ChapterTexts, cues: Cues | None = None) -> None:
         self.roster = roster
         self.texts = texts
+        self.cues = cues or default_cues(roster.tables)
 
     def extract_chapters(self, chapters: dict[int, list[Block]],
                          progress: Callable[[int, int], None] | None = None) -> list[ChapterPart]:
@@ -90,8 +73,10 @@ class OfflineExtractor:
     def extract_chapter(self, chapter: int, blocks: Sequence[Block]) -> ChapterPart:
         part = ChapterPart(chapter=chapter, method=self.method)
         tally: Counter[str] = Counter()
+        scans = []
         for block in sorted(blocks, key=lambda b: b.index):
-            scan = BlockScan(block, self.roster)
+            scan = BlockScan(block, self.roster, self.cues)
+            scans.append(scan)
             counts = scan.counts()
             if counts:
                 part.mentions[block.id] = dict(sorted(counts.items()))
@@ -101,12 +86,28 @@ class OfflineExtractor:
                 part.events.append(event)
             else:
                 tally["blocks_without_event"] += 1
-            part.relations += self._relations(scan, event, tally)
+            relations = self._relations(scan, event, tally)
+            part.relations += relations
             part.states += self._states(scan, tally)
-        part.states = _dedupe_states(part.states)
+            part.states += fate_states(scan, self._quote)
+            part.states += from_kills(scan, relations)
+        part.states = _dedupe_states(one_a_chapter(part.states))
+        title = self.texts.titles.get(chapter, "")
+        part.events = self._with_headlines(chapter, title, scans, part.events)
+        part.summary = chapter_summary(chapter, title, scans, self.texts)
         tally.update(events=len(part.events), relations=len(part.relations), states=len(part.states))
         part.counters = dict(sorted(tally.items()))
         return part
+
+    def _with_headlines(self, chapter: int, title: str, scans: list[BlockScan],
+                        events: list[Event]) -> list[Event]:
+        """The scene events and the 回目's headline events, in book order."""
+        headlines = []
+        for event, half in Headlines(self.roster, self.texts, self.cues).events(chapter, title,
+                                                                                 scans):
+            index = next(s.block.index for s in scans if s.block.id == event.sources[0].chunk_id)
+            headlines.append(event.model_copy(update={"order": event_order(chapter, index, half)}))
+        return sorted([*events, *headlines], key=lambda e: e.order)
 
     # -- quotes ---------------------------------------------------------------------------------
 
@@ -140,7 +141,8 @@ class OfflineExtractor:
         people = [p for p in people if p in named] + [p for p in people if p not in named]
         block = scan.block
         place = _place(scan, seg.span) or _setting(scan, people)
-        action = _action(scan.masked[seg.span.start:seg.span.end]) or _block_action(scan, people)
+        action = _action(scan.masked[seg.span.start:seg.span.end], scan.cues) or \
+            _block_action(scan, people)
         title = self._title(people, scan.narrative_counts(), place, action)
         second = counts[people[1]] if len(people) > 1 else 0
         confidence = min(0.9, 0.4 + 0.1 * min(3, second) + (0.1 if len(named & set(people)) >= 2 else 0))
@@ -164,8 +166,8 @@ class OfflineExtractor:
 
         def score(seg: Segment) -> tuple[int, int, int, int]:
             named = seg.people & wanted
-            acted = _ACTION_RE.search(scan.masked, seg.span.start, seg.span.end) or \
-                CUE_ACTIONS.search(scan.masked, seg.span.start, seg.span.end)
+            acted = scan.cues.action_pattern.search(scan.masked, seg.span.start, seg.span.end) or \
+                scan.cues.cue_actions.search(scan.masked, seg.span.start, seg.span.end)
             return (-len(named & top), -len(named), 0 if acted else 1, seg.span.start)
 
         for seg in sorted((s for s in scan.segments if s.narrative and s.people & wanted), key=score):
@@ -193,19 +195,22 @@ class OfflineExtractor:
             if seg.verse:
                 continue
             if seg.speech:
-                for spoken in self._speech_relations(scan, index, event):
-                    _keep(found, spoken)
+                for spoken in [*oath(scan, index, self.texts.is_unique),
+                               *lord(scan, index, self.texts.is_unique)]:
+                    _keep(found, _linked(spoken, event))
             if len(seg.people) < 2:
                 continue
-            for cue in RELATION_CUES:
+            for cue in self.cues.relations:
                 for match in cue.pattern.finditer(scan.masked, seg.span.start, seg.span.end):
                     for pair in cue_pairs(scan.text, seg.mentions, cue, match.start(), match.end(),
-                                          seg.span.start):
+                                          seg.span.start, self.cues):
                         relation = self._relation(scan, seg, cue, pair, event)
                         if relation is None:
                             tally["relations_without_unique_quote"] += 1
                             continue
                         _keep(found, relation)
+                        for also in cue.also:  # a capture in a fight: they fought too
+                            _keep(found, _retyped(relation, also))
             for relation in self._name_relations(scan, seg, event):
                 _keep(found, relation)
         for index, seg in enumerate(scan.segments):
@@ -220,13 +225,13 @@ class OfflineExtractor:
         three back that names the victim; that sentence, naming both, is the first quote."""
         seg = scan.segments[index]
         found = []
-        for match in KILL_CUE.finditer(scan.masked, seg.span.start, seg.span.end):
+        for match in self.cues.kill_cue.finditer(scan.masked, seg.span.start, seg.span.end):
             victim = next((m for m in seg.mentions if 0 <= m.start - match.end() <= 1), None)
             if victim is None or any(m.end <= match.start() and m.person != victim.person
                                      for m in seg.mentions):
                 continue
             for back in scan.segments[max(0, index - 3):index][::-1]:
-                agent = _agent_of(scan.text, back, victim.person)
+                agent = _agent_of(scan.text, back, victim.person, self.cues)
                 if agent is None:
                     continue
                 first = min(agent.start, min(m.start for m in back.mentions if m.person == victim.person))
@@ -244,37 +249,12 @@ class OfflineExtractor:
                 break
         return found
 
-    def _speech_relations(self, scan: BlockScan, index: int, event: Event | None) -> list[Relation]:
-        """受小弟四拜，拜为义兄。」甲大喜: a sworn-brother cue in speech joins the speaker with
-        the first other person named in the narrative right after the speech (the listener)."""
-        seg = scan.segments[index]
-        match = SPEECH_CUE.search(scan.masked, seg.span.start, seg.span.end)
-        speaker = _speaker(scan, index)
-        after = scan.segments[index + 1] if index + 1 < len(scan.segments) else None
-        if match is None or speaker is None or after is None or not after.narrative:
-            return []
-        mine = [m for m in seg.mentions if m.person == speaker.person]
-        listener = next((m for m in after.mentions if m.person != speaker.person), None)
-        if listener is None or seg.people - {speaker.person} or not mine:
-            return []
-        span = Span(mine[-1].start, listener.end)
-        if len(span) > MAX_QUOTE or not self.texts.is_unique(scan.block.chapter,
-                                                            scan.block.text[span.start:span.end]):
-            return []
-        quote = scan.block.text[span.start:span.end]
-        a, b = sorted((speaker.person, listener.person))
-        linked = [event.id] if event is not None and {a, b} <= set(event.person_ids) else []
-        return [Relation(id=relation_id(a, b, SWORN, False), source=a, target=b, type=SWORN,
-                         directed=False, chapters=[scan.block.chapter], events=linked,
-                         sources=[self._ref(scan, quote)], confidence=0.75, origin="extracted",
-                         description="speech: 拜为义兄")]
-
     def _name_relations(self, scan: BlockScan, seg: Segment, event: Event | None) -> list[Relation]:
         """Relations a name states itself: 甲娘子 → spouse, 甲丈人 → father-in-law."""
         found = []
         for mention in seg.mentions:
             for other, rest in self.roster.embedded(mention.form, scan.block.chapter):
-                for cue in NAME_CUES:
+                for cue in self.cues.name_cues:
                     if cue.pattern.search(rest):
                         pair = Pair(*((mention.person, other) if cue.direction == "backward"
                                       else (other, mention.person)), 0, mention.start, mention.end)
@@ -304,14 +284,14 @@ class OfflineExtractor:
         for seg in scan.segments:
             if not seg.mentions or seg.verse:
                 continue
-            for cue in STATE_CUES:
+            for cue in self.cues.states:
                 for match in cue.pattern.finditer(scan.masked, seg.span.start, seg.span.end):
                     value = cue.value.format(*match.groups()) if cue.value else match.group(1)
                     state = self._state(scan, seg, cue.kind, value, match.start(), match.end(),
                                         cue.gap, cue.confidence, cue.note or cue.kind)
                     if state is not None:
                         states.append(state)
-            if seg.narrative and not RETROSPECTIVE.search(scan.text, seg.span.start, seg.span.end):
+            if seg.narrative and not self.cues.retrospective.search(scan.text, seg.span.start, seg.span.end):
                 states += self._place_states(scan, seg)
         tally["states_found"] += len(states)
         return states
@@ -319,10 +299,11 @@ class OfflineExtractor:
     def _place_states(self, scan: BlockScan, seg: Segment) -> list[State]:
         states = []
         for match in scan.places.finditer(scan.text, seg.span.start, seg.span.end):
-            verb = PLACE_TO.search(scan.text, max(seg.span.start, match.start() - 2), match.start())
+            verb = self.cues.place_to.search(scan.text, max(seg.span.start, match.start() - 2), match.start())
             if verb is None:
                 continue
-            moved = PLACE_MOVE.search(scan.text, max(seg.span.start, match.start() - 2), match.start())
+            moved = self.cues.place_move.search(scan.text, max(seg.span.start, match.start() - 2),
+                                                match.start())
             state = self._state(scan, seg, "place", match.group(), verb.start(), match.end(), 8,
                                 MOVE_CONFIDENCE if moved else 0.45, f"到{match.group()}")
             if state is not None:
@@ -332,7 +313,8 @@ class OfflineExtractor:
     def _state(self, scan: BlockScan, seg: Segment, kind: StateKind, value: str, start: int, end: int,
                gap: int, confidence: float, note: str) -> State | None:
         before = [m for m in seg.mentions if m.end <= start and start - m.end <= gap
-                  and not NEGATION.search(scan.text[m.end:start]) and not _agent(scan.text, m)]
+                  and not self.cues.negation.search(scan.text[m.end:start])
+                  and not _agent(scan.text, m, self.cues)]
         if not before or not value:
             return None
         person = before[-1]
@@ -344,27 +326,32 @@ class OfflineExtractor:
                      sources=[self._ref(scan, quote)], confidence=confidence, origin="extracted")
 
 
-def _agent(text: str, mention: Mention) -> bool:
+def _retyped(relation: Relation, type_: str) -> Relation:
+    """The same pair and passage as another relation type (undirected: a fight has no side)."""
+    a, b = sorted((relation.source, relation.target))
+    return relation.model_copy(update={"id": relation_id(a, b, type_, False), "type": type_,
+                                       "source": a, "target": b, "directed": False})
+
+
+def _linked(relation: Relation, event: Event | None) -> Relation:
+    """The relation citing the block's scene event when both its people are in it."""
+    if event is None or not {relation.source, relation.target} <= set(event.person_ids):
+        return relation
+    return relation.model_copy(update={"events": [event.id]})
+
+
+def _agent(text: str, mention: Mention, cues: Cues) -> bool:
     """被甲 / 吃乙: the agent of a passive, never the subject a state belongs to."""
-    return mention.start > 0 and text[mention.start - 1] in PASSIVE
+    return mention.start > 0 and text[mention.start - 1] in cues.passive
 
 
-def _agent_of(text: str, seg: Segment, victim: str) -> Mention | None:
+def _agent_of(text: str, seg: Segment, victim: str, cues: Cues) -> Mention | None:
     """In a narrative sentence naming the victim: the agent after 被, else another subject."""
     if not seg.narrative or victim not in seg.people:
         return None
     others = [m for m in seg.mentions if m.person != victim]
-    passive = [m for m in others if _agent(text, m)]
+    passive = [m for m in others if _agent(text, m, cues)]
     return passive[0] if passive else None
-
-
-def _speaker(scan: BlockScan, index: int) -> Mention | None:
-    """Who speaks segment `index`: the last name before a speech verb in the segment before it."""
-    if index == 0 or scan.segments[index - 1].speech:
-        return None
-    before = scan.segments[index - 1]
-    speaking = [m for m in before.mentions if SPEECH_VERB.match(scan.text[m.end:before.span.end])]
-    return speaking[-1] if speaking else None
 
 
 def _place(scan: BlockScan, span: Span) -> str | None:
@@ -379,14 +366,15 @@ def _setting(scan: BlockScan, people: list[str]) -> str | None:
         if not seg.narrative or not seg.people & set(people):
             continue
         for match in scan.places.finditer(scan.text, seg.span.start, seg.span.end):
-            if PLACE_TO.search(scan.text, max(seg.span.start, match.start() - 2), match.start()):
+            if scan.cues.place_to.search(scan.text, max(seg.span.start, match.start() - 2),
+                                         match.start()):
                 return match.group()
     return None
 
 
-def _action(text: str) -> str | None:
-    match = _ACTION_RE.search(text)
-    return _ACTION_LABEL[match.group()] if match else None
+def _action(text: str, cues: Cues) -> str | None:
+    match = cues.action_pattern.search(text)
+    return cues.action_labels[match.group()] if match else None
 
 
 def _narrative_with(scan: BlockScan, people: list[str]) -> list[Segment]:
@@ -396,7 +384,7 @@ def _narrative_with(scan: BlockScan, people: list[str]) -> list[Segment]:
 def _block_action(scan: BlockScan, people: list[str]) -> str | None:
     """An action word of a narrative sentence naming an actor (names masked)."""
     for seg in _narrative_with(scan, people):
-        action = _action(scan.masked[seg.span.start:seg.span.end])
+        action = _action(scan.masked[seg.span.start:seg.span.end], scan.cues)
         if action is not None:
             return action
     return None
@@ -404,7 +392,7 @@ def _block_action(scan: BlockScan, people: list[str]) -> str | None:
 
 def _cue_action(scan: BlockScan, person: str) -> bool:
     """A strong act (打虎, 杀, 上山, 投奔 …) in the block's narrative, names masked."""
-    return any(s.narrative and CUE_ACTIONS.search(scan.masked, s.span.start, s.span.end)
+    return any(s.narrative and scan.cues.cue_actions.search(scan.masked, s.span.start, s.span.end)
                for s in scan.segments) and bool(_narrative_with(scan, [person]))
 
 

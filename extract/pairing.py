@@ -1,25 +1,17 @@
 """Who relates to whom around a cue word: name lists, passive and disposal forms, gaps and negation.
 
-The rules are in `cues.py` (what each constant means); this module applies them to one cue match
-inside one segment and returns (source, target) pairs with the span that the quote must cover.
+The words come from the `Cues` (genre and language data, see `cues.py`); this module applies them
+to one cue match inside one segment and returns (source, target) pairs with the span that the
+quote must cover.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import combinations
 
-from extract.cues import (
-    CLAUSE_OPENERS,
-    CONNECTORS,
-    DISPOSAL,
-    HEARSAY,
-    NEGATION,
-    PAIR_CONNECTORS,
-    PASSIVE,
-    PATIENT_TAIL,
-    RelationCue,
-)
+from extract.cues import Cues, RelationCue, default_cues
 from extract.names import Mention
 
 
@@ -37,22 +29,24 @@ class Pair:
     last: int
 
 
-def _chain(text: str, mentions: list[Mention], index: int, step: int) -> list[Mention]:
+def _chain(text: str, mentions: list[Mention], index: int, step: int,
+           connectors: frozenset[str]) -> list[Mention]:
     """Names joined to mentions[index] by 、/和/与 … going left (step −1) or right (step +1)."""
     chain = [mentions[index]]
     j = index
     while 0 <= j + step < len(mentions):
         a, b = (mentions[j + step], mentions[j]) if step < 0 else (mentions[j], mentions[j + step])
-        if text[a.end:b.start] not in CONNECTORS:
+        if text[a.end:b.start] not in connectors:
             break
         j += step
         chain.append(mentions[j])
     return chain[::-1] if step < 0 else chain
 
 
-def _passive_patient(text: str, mentions: list[Mention], first: Mention) -> Mention | None:
+def _passive_patient(text: str, mentions: list[Mention], first: Mention,
+                     cues: Cues) -> Mention | None:
     """For 乙被甲杀了: the name right before 被 when `first` (the agent) follows 被."""
-    if first.start == 0 or text[first.start - 1] not in PASSIVE + DISPOSAL:
+    if first.start == 0 or text[first.start - 1] not in cues.passive + cues.disposal:
         return None
     marker = first.start - 1
     before = [m for m in mentions if m.end <= marker and marker - m.end <= 3]
@@ -60,62 +54,85 @@ def _passive_patient(text: str, mentions: list[Mention], first: Mention) -> Ment
 
 
 def cue_pairs(text: str, mentions: list[Mention], cue: RelationCue, start: int, end: int,
-              segment_start: int = 0) -> list[Pair]:
+              segment_start: int = 0, cues: Cues | None = None) -> list[Pair]:
     """The (source, target) pairs one cue match at [start, end) signals between named people."""
-    left = _near_left(text, mentions, start, cue, segment_start)
-    right = _near_right(text, mentions, end, cue)
-    if left and NEGATION.search(text[left[-1].end:start]):
+    cues = cues or default_cues()
+    left = _near_left(text, mentions, start, cue, segment_start, cues)
+    right = _near_right(text, mentions, end, cue, cues)
+    if left and cues.negation.search(text[left[-1].end:start]):
         return []
-    if left and cue.direction != "none" and HEARSAY.search(text[left[-1].end:start]):
+    if left and cue.direction != "none" and cues.hearsay.search(text[left[-1].end:start]):
         return []
     gap = (start - left[-1].end if left else 0) + (right[0].start - end if right else 0)
     spans = [m.start for m in left + right] + [start], [m.end for m in left + right] + [end]
     pairs: list[tuple[Mention, Mention]] = []
-    other = _passive_patient(text, mentions, left[0]) if left else None
+    other = _passive_patient(text, mentions, left[0], cues) if left else None
     if other is not None:
-        agent_before = text[left[0].start - 1] in DISPOSAL  # 甲把乙杀了 / 乙被甲杀了
+        agent_before = text[left[0].start - 1] in cues.disposal  # 甲把乙杀了 / 乙被甲杀了
         pairs = [(other, m) if agent_before else (m, other) for m in left]
         spans[0].append(other.start)
     elif left and right:
         pairs = [(a, b) for a in left for b in right]
+    elif cue.group and len(left) >= 2:
+        pairs = list(combinations(left, 2))  # 甲、乙、丙…结为兄弟: every two of them
     elif cue.direction == "none" and len(left) == 2 and \
-            text[left[0].end:left[1].start] in (PAIR_CONNECTORS | {"、"} if cue.gap_before <= 1
-                                                 else PAIR_CONNECTORS):
+            text[left[0].end:left[1].start] in (cues.pair_connectors | {"、"} if cue.gap_before <= 1
+                                                 else cues.pair_connectors):
         pairs = [(left[0], left[1])]
+    if not pairs and cue.pair_before:
+        pairs = _nearest_two(mentions, start, segment_start, cue.pair_before)
     if cue.direction == "backward":
         pairs = [(b, a) for a, b in pairs]
     return [Pair(a.person, b.person, gap, min(spans[0]), max(spans[1]))
             for a, b in pairs if a.person != b.person]
 
 
-def _subject_of_clause(text: str, mention: Mention, segment_start: int) -> bool:
+def _nearest_two(mentions: list[Mention], start: int, segment_start: int, reach: int
+                 ) -> list[tuple[Mention, Mention]]:
+    """The two nearest different people named before the cue within `reach` characters, the
+    earlier first (甲见了乙，交马战不十合 → 甲, 乙)."""
+    before = [m for m in mentions if segment_start <= m.start and m.end <= start
+              and start - m.end <= reach]
+    nearest: list[Mention] = []
+    for mention in reversed(before):
+        if all(mention.person != m.person for m in nearest):
+            nearest.append(mention)
+        if len(nearest) == 2:
+            return [(nearest[1], nearest[0])]
+    return []
+
+
+def _subject_of_clause(text: str, mention: Mention, segment_start: int, cues: Cues) -> bool:
     head = text[segment_start:mention.start]
-    return not head or head[-1] in "，：、" or head.endswith(CLAUSE_OPENERS)
+    return not head or head[-1] in "，：、" or head.endswith(cues.clause_openers)
 
 
 def _near_left(text: str, mentions: list[Mention], start: int, cue: RelationCue,
-               segment_start: int) -> list[Mention]:
+               segment_start: int, cues: Cues) -> list[Mention]:
     before = [i for i, m in enumerate(mentions) if m.end <= start]
     if not before or start - mentions[before[-1]].end > cue.gap_before:
         return []
-    chain = _chain(text, mentions, before[-1], -1)
+    chain = _chain(text, mentions, before[-1], -1, cues.connectors)
     gap_text = text[chain[-1].end:start]
     if cue.direction != "none" and re.search(r"[，、：]", gap_text):
         head = re.split(r"[，、：]", gap_text, maxsplit=1)[0]
-        if len(head) > 4 or not _subject_of_clause(text, chain[0], segment_start):
+        if len(head) > 4 or not _subject_of_clause(text, chain[0], segment_start, cues):
             return []  # 要追甲，火急差乙: 甲 is not who sends 乙
     return chain
 
 
-def _near_right(text: str, mentions: list[Mention], end: int, cue: RelationCue) -> list[Mention]:
+def _near_right(text: str, mentions: list[Mention], end: int, cue: RelationCue,
+                cues: Cues) -> list[Mention]:
     after = [i for i, m in enumerate(mentions) if m.start >= end]
     if not after or cue.gap_after < 0:
         return []
     first = mentions[after[0]]
     gap_text = text[end:first.start]
-    if len(gap_text) > cue.gap_after or re.search(r"[，、：]", gap_text) or NEGATION.search(gap_text):
+    if len(gap_text) > cue.gap_after or re.search(r"[，、：]", gap_text) or \
+            cues.negation.search(gap_text):
         return []
-    chain = _chain(text, mentions, after[0], 1)
-    if (cue.direction != "none" or cue.type == "fought") and PATIENT_TAIL.match(text, chain[-1].end):
+    chain = _chain(text, mentions, after[0], 1, cues.connectors)
+    if (cue.direction != "none" or cue.type == "fought") and \
+            cues.patient_tail.match(text, chain[-1].end):
         return []  # 杀甲老小: his household, not 甲
     return chain

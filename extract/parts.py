@@ -9,11 +9,12 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from core.atomic import write_text
-from kb.knowledge.models import Event, Person, Relation, SourceRef, State
+from kb.knowledge.models import ChapterSummary, Event, Person, Relation, SourceRef, State
 
-PART_VERSION = 2
-"""2: names come from the lexicon alone (no curated people); version 1 parts are skipped until
-their chapters are extracted again."""
+PART_VERSION = 3
+"""2: names come from the lexicon alone (no curated people); 3: headline events of the 回目,
+fates, the chapter's extractive summary. Older parts are skipped until their chapters are
+extracted again."""
 
 
 class ChapterPart(BaseModel):
@@ -30,6 +31,7 @@ class ChapterPart(BaseModel):
     events: list[Event] = Field(default_factory=list)
     relations: list[Relation] = Field(default_factory=list)
     states: list[State] = Field(default_factory=list)
+    summary: ChapterSummary | None = Field(default=None, description="the extractive summary")
     counters: dict[str, int] = Field(default_factory=dict, description="kept / dropped tallies")
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -28,6 +28,7 @@ from core.atomic import replace_directory, write_text
 from core.settings import Settings, bundle_fingerprint
 from extract.corpus_tables import CorpusTables, read_tables
 from extract.discover import DISCOVERED_DIR, Discovery, discover_lexicon, write_discovery
+from extract.fates import credible_fates
 from extract.gate import Gate, decide, write_gate
 from extract.names import Roster, read_lexicon
 from extract.offline import OfflineExtractor
@@ -113,12 +114,15 @@ def curated_chapters(curated: KnowledgeBundle) -> set[int]:
 
 
 def load_inputs(settings: Settings, blocks: Sequence[Block],
-                discovery: Discovery | None = None) -> Inputs:
+                discovery: Discovery | None = None,
+                titles: Mapping[int, str] | None = None) -> Inputs:
     """The extraction's inputs. A book with a curated lexicon (`<bundle>/lexicon.jsonl`) is
     extracted with it and its corpus tables; any other book with the lexicon discovered from its
     text (`discovery`, else discovered now and written under `<data>/<book>/discovered/`), empty
-    tables, and the curated bundle when there is one (else none: nothing to measure against)."""
-    texts = ChapterTexts(blocks)
+    tables, and the curated bundle when there is one (else none: nothing to measure against).
+    `titles`: the chapters' title lines (the 回目 the headline events and the summaries read);
+    without them the chapters get neither."""
+    texts = ChapterTexts(blocks, titles)
     fingerprint = bundle_fingerprint(settings.bundle)
     curated = load_bundle(settings.bundle, blocks) if settings.bundle.is_dir() \
         else bundle_from_records(blocks=blocks)
@@ -131,6 +135,15 @@ def load_inputs(settings: Settings, blocks: Sequence[Block],
             write_discovery(discovery, discovered_dir(settings))
         roster = Roster.build(discovery.entries, CorpusTables())
     return Inputs(list(blocks), curated, roster, texts, fingerprint)
+
+
+def from_text_alone(inputs: Inputs) -> Inputs:
+    """The same inputs with the roster a book without a lexicon gets: the people discovered from
+    its text, no corpus tables (to measure, on a curated book, the extraction from its text
+    alone; the curated records stay the measure)."""
+    discovery = discover_lexicon(inputs.texts)
+    return Inputs(inputs.blocks, inputs.curated, Roster.build(discovery.entries, CorpusTables()),
+                  inputs.texts, inputs.fingerprint)
 
 
 def discovered_dir(settings: Settings) -> Path:
@@ -253,7 +266,8 @@ def assemble(parts: Sequence[ChapterPart], inputs: Inputs) -> KnowledgeBundle:
     """The extracted bundle: people who are named, events, merged relations, states."""
     events = sorted((e for p in parts for e in p.events), key=lambda e: e.order)
     relations = merge_relations(r for p in parts for r in p.relations)
-    states = sorted((s for p in parts for s in p.states), key=lambda s: (s.chapter, s.id))
+    states = credible_fates(sorted((s for p in parts for s in p.states),
+                                   key=lambda s: (s.chapter, s.id)), events)
     referenced = {x for e in events for x in e.person_ids} | {
         x for r in relations for x in (r.source, r.target)} | {s.person for s in states}
     people = _people(parts, inputs, referenced)
@@ -264,8 +278,9 @@ def assemble(parts: Sequence[ChapterPart], inputs: Inputs) -> KnowledgeBundle:
     relations = [relink_events(r, {}, event_ids) for r in relations
                  if r.source in ids and r.target in ids]
     states = [s for s in states if s.person in ids]
+    chapters = [p.summary for p in sorted(parts, key=lambda p: p.chapter) if p.summary is not None]
     return bundle_from_records(people=people, events=events, relations=relations, states=states,
-                               blocks=inputs.blocks)
+                               chapters=chapters, blocks=inputs.blocks)
 
 
 def _only_known(event: Event, ids: set[str]) -> Event:
@@ -290,7 +305,9 @@ def merge_with_curated(curated: KnowledgeBundle, extracted: KnowledgeBundle, inp
     new extracted event, relation or state is exactly one the readers did not confirm, and the
     gate's figure (measured on the records that DO match) says nothing about it, so it stays out;
     extracted sources still join the curated relations they duplicate. Extraction fills the
-    chapters nobody has read. With the gate off (`--no-gate`) everything extracted is offered."""
+    chapters nobody has read. With the gate off (`--no-gate`) everything extracted is offered.
+    An extracted chapter summary (the 回目 and verbatim sentences, nothing to measure) fills every
+    chapter the curated bundle has no summary of."""
     covered = {c.chapter for c in curated.chapters} if gate.enabled else set()
     people = list(curated.people)
     if gate.admits("people"):
@@ -315,11 +332,14 @@ def merge_with_curated(curated: KnowledgeBundle, extracted: KnowledgeBundle, inp
              "relation_sources": sum(len(r.sources) for r in relations[:len(curated.relations)])
              - sum(len(r.sources) for r in curated.relations),
              "states": len(states)}
+    summarized = {c.chapter for c in curated.chapters}
+    chapters = [*curated.chapters, *(c for c in extracted.chapters if c.chapter not in summarized)]
+    added["chapters"] = len(chapters) - len(curated.chapters)
     merged = bundle_from_records(people=people, events=sorted([*curated.events, *events],
                                                               key=lambda e: e.order),
                                  relations=relations, states=[*curated.states, *states],
-                                 chapters=curated.chapters, blocks=inputs.blocks,
-                                 profile=curated.profile)
+                                 chapters=sorted(chapters, key=lambda c: c.chapter),
+                                 blocks=inputs.blocks, profile=curated.profile)
     return merged, added
 
 

@@ -24,6 +24,8 @@ Matching rules (what "the same record" means):
   (one, when either has only one), or their quotes overlap. The gate reads the first.
 * **states**: same person, same kind (status, place, title, possession) and same chapter; the
   value is not compared (刺配沧州 and 刺配 are one state).
+* **fates**: (chapter, person) of the status states that tell a death (`genre.is_death`: the
+  genre's death words in the value), on both sides.
 
 `overall` sums the chapters (micro average). The same rules decide, in the merge, which extracted
 records duplicate curated ones (`event_matches`), so the gate's figures describe exactly the
@@ -38,11 +40,12 @@ from collections.abc import Set as AbstractSet
 from pydantic import BaseModel, Field
 
 from kb.knowledge.bundle import KnowledgeBundle
+from kb.knowledge.genre import is_death
 from kb.knowledge.models import Event, Relation
 
 PairKey = tuple[str, str]
 MIN_SHARED_PARTICIPANTS = 2
-KINDS = ("people", "pairs", "typed", "events", "events_same_block", "states")
+KINDS = ("people", "pairs", "typed", "events", "events_same_block", "states", "fates")
 """The per-chapter measures, in table order."""
 
 
@@ -83,6 +86,7 @@ class ChapterScores(BaseModel):
     events: Score
     events_same_block: Score
     states: Score
+    fates: Score = EMPTY
 
 
 class QualityReport(BaseModel):
@@ -150,6 +154,7 @@ class _Side:
         self.pairs: dict[int, set[PairKey]] = {}
         self.typed: dict[int, set[tuple[PairKey, str]]] = {}
         self.states: dict[int, set[tuple[str, str]]] = {}
+        self.fates: dict[int, set[str]] = {}
         self.book_pairs: set[PairKey] = set()
         self.book_typed: set[tuple[PairKey, str]] = set()
         for event in bundle.events:
@@ -169,6 +174,8 @@ class _Side:
             if state.chapter in chapters:
                 self.people.setdefault(state.chapter, set()).add(state.person)
                 self.states.setdefault(state.chapter, set()).add((state.person, state.kind))
+                if is_death(state):
+                    self.fates.setdefault(state.chapter, set()).add(state.person)
 
     def counts(self) -> dict[str, int]:
         return {"people": sum(map(len, self.people.values())),
@@ -191,7 +198,7 @@ def _chapter(chapter: int, mine: _Side, gold: _Side) -> ChapterScores:
 
     found, curated = mine.events.get(chapter, []), gold.events.get(chapter, [])
     return ChapterScores(chapter=chapter, people=sets("people"), pairs=sets("pairs"),
-                         typed=sets("typed"), states=sets("states"),
+                         typed=sets("typed"), states=sets("states"), fates=sets("fates"),
                          events=_event_score(found, curated),
                          events_same_block=_event_score(found, curated, event_matches_in_block))
 

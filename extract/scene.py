@@ -15,13 +15,7 @@ from dataclasses import dataclass
 
 from core.text import to_simplified
 from extract.corpus_tables import CorpusTables
-from extract.cues import (
-    ACTOR_VERBS,
-    CONNECTORS,
-    CONTEXT_REACH,
-    SPEECH_VERB,
-    VERSE_OPENERS,
-)
+from extract.cues import CONTEXT_REACH, Cues, default_cues
 from extract.names import Mention, Roster
 from extract.text import Span, segments
 from ingest.chunking import Block
@@ -30,7 +24,6 @@ OPEN_QUOTES, CLOSE_QUOTES = "「『“", "」』”"
 MASK = "□"
 VERSE_CLAUSE = re.compile(r"[，。；！？、,;!?]")
 MIN_VERSE_CLAUSES = 4
-_OPENER = re.compile("|".join(map(re.escape, VERSE_OPENERS)))
 NARRATIVE_REPEATS = 2
 """Named this many times outside speech and verse: part of the scene even without a verb."""
 
@@ -76,11 +69,12 @@ def _fixed_length(paragraph: str) -> bool:
     return 4 <= length <= 8 and count * 4 >= len(parts) * 3
 
 
-def verse_spans(text: str) -> list[Span]:
+def verse_spans(text: str, cues: Cues | None = None) -> list[Span]:
     """Verse in a simplified block text: a paragraph of fixed-length lines, the rest of a paragraph
     after 诗曰/但见/正是… said by the narrator (a speaker's 「…正是杀人可恕…」 opens no verse: the
     narrative after the speech stays narrative), and the paragraph after one that ends on such an
     opener."""
+    cues = cues or default_cues()
     spans: list[Span] = []
     depth = _speech_depth(text)
     start, opened = 0, False
@@ -90,10 +84,12 @@ def verse_spans(text: str) -> list[Span]:
         if opened or _fixed_length(stripped):
             spans.append(Span(start, end))
         else:
-            at = next((m.start() for m in _OPENER.finditer(line) if depth[start + m.start()] == 0), -1)
+            at = next((m.start() for m in cues.verse_pattern.finditer(line)
+                       if depth[start + m.start()] == 0), -1)
             if at >= 0:
                 spans.append(Span(start + at, end))
-        opened = stripped.endswith(("：", ":", "曰")) and any(o in stripped[-6:] for o in VERSE_OPENERS)
+        opened = stripped.endswith(("：", ":", "曰")) and any(o in stripped[-6:]
+                                                               for o in cues.verse_openers)
         start = end + 1
     return spans
 
@@ -101,8 +97,9 @@ def verse_spans(text: str) -> list[Span]:
 class BlockScan:
     """One block under extraction: its simplified text, segments, mentions and actors."""
 
-    def __init__(self, block: Block, roster: Roster) -> None:
+    def __init__(self, block: Block, roster: Roster, cues: Cues | None = None) -> None:
         self.block = block
+        self.cues = cues = cues or default_cues(roster.tables)
         self.places = roster.tables.place_pattern
         self.text = to_simplified(block.text)
         mentions = roster.matcher(block.chapter).find(self.text)
@@ -111,7 +108,7 @@ class BlockScan:
                                key=lambda m: m.start)
         self.masked = _mask(self.text, self.mentions)
         depth = _speech_depth(self.text)
-        verse = verse_spans(self.text)
+        verse = verse_spans(self.text, cues)
         self.segments = [Segment(s, [m for m in self.mentions if s.covers(m.start, m.end)],
                                  speech=depth[s.start] > 0,
                                  verse=any(v.covers(s.start, s.start + 1) for v in verse))
@@ -129,22 +126,23 @@ class BlockScan:
         acting = {p for p, n in counts.items() if n >= NARRATIVE_REPEATS}
         for seg in self.segments:
             if seg.narrative:
-                acting |= {m.person for m in _subjects(self.text, seg)}
+                acting |= {m.person for m in subjects(self.text, seg, self.cues)}
         return sorted(acting, key=lambda p: (-counts[p], self._first(p)))
 
     def _first(self, person: str) -> int:
         return next(m.start for m in self.mentions if m.person == person)
 
 
-def _subjects(text: str, seg: Segment) -> list[Mention]:
+def subjects(text: str, seg: Segment, cues: Cues) -> list[Mention]:
     """Mentions followed (after any names joined to them) by a verb or a speech verb."""
     found = []
     for i, mention in enumerate(seg.mentions):
         j = i
-        while j + 1 < len(seg.mentions) and text[seg.mentions[j].end:seg.mentions[j + 1].start] in CONNECTORS:
+        while j + 1 < len(seg.mentions) and \
+                text[seg.mentions[j].end:seg.mentions[j + 1].start] in cues.connectors:
             j += 1
         tail = text[seg.mentions[j].end:seg.span.end]
-        if ACTOR_VERBS.match(tail) or SPEECH_VERB.match(tail):
+        if cues.actor_verbs.match(tail) or cues.speech_verb.match(tail):
             found.append(mention)
     return found
 

@@ -8,7 +8,7 @@ after normalization, because on disk a SourceRef gives only the chapter and the 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from core.text import normalize, normalize_with_offsets
@@ -118,9 +118,11 @@ def segment_of(text: str, span: Span) -> Span:
 
 
 class ChapterTexts:
-    """Normalized chapter texts, built from blocks, to check that a quote is unique in its chapter."""
+    """Normalized chapter texts, built from blocks, to check that a quote is unique in its chapter;
+    and the chapters' title lines (the 回目), when the corpus gave them."""
 
-    def __init__(self, blocks: Iterable[Block]) -> None:
+    def __init__(self, blocks: Iterable[Block], titles: Mapping[int, str] | None = None) -> None:
+        self.titles: dict[int, str] = dict(titles or {})
         by_chapter: dict[int, list[Block]] = {}
         for block in blocks:
             by_chapter.setdefault(block.chapter, []).append(block)
@@ -153,9 +155,9 @@ class ChapterTexts:
     def unique_quote(self, block: Block, segment: Span, span: Span,
                      limit: int = MAX_QUOTE) -> str | None:
         """The narrowest widening of `span` (inside its segment) that occurs once in the chapter."""
+        shortest = min(MIN_QUOTE, len(normalize(block.text[segment.start:segment.end])))
         for candidate in widen(block.text, segment, span, limit):
             quote = block.text[candidate.start:candidate.end]
-            if len(normalize(quote)) >= min(MIN_QUOTE, len(segment)) and \
-                    self.is_unique(block.chapter, quote):
+            if len(normalize(quote)) >= shortest and self.is_unique(block.chapter, quote):
                 return quote
         return None

@@ -10,15 +10,25 @@ from extract.names import Roster, read_lexicon
 from extract.pipeline import LEXICON_FILE, Inputs
 from extract.text import ChapterTexts
 from ingest.chunking import Block, chunk_corpus
-from ingest.corpus import read_corpus
+from ingest.corpus import Chapter, read_corpus
 from kb.knowledge.bundle import KnowledgeBundle, load_bundle
 
 CHUNK_SIZE = 600
 
 
 @lru_cache(maxsize=1)
+def book_chapters() -> tuple[Chapter, ...]:
+    return tuple(read_corpus(DEFAULT_CORPUS))
+
+
+@lru_cache(maxsize=1)
 def book_blocks() -> tuple[Block, ...]:
-    return tuple(chunk_corpus(read_corpus(DEFAULT_CORPUS), CHUNK_SIZE))
+    return tuple(chunk_corpus(book_chapters(), CHUNK_SIZE))
+
+
+def book_titles() -> dict[int, str]:
+    """The chapters' title lines (their 回目)."""
+    return {c.number: c.title for c in book_chapters()}
 
 
 @lru_cache(maxsize=1)
@@ -33,5 +43,5 @@ def fresh_inputs() -> Inputs:
     curated bundle for measuring and merging."""
     blocks = list(book_blocks())
     roster = Roster.build(read_lexicon(DEFAULT_BUNDLE / LEXICON_FILE), read_tables(DEFAULT_BUNDLE))
-    return Inputs(blocks, curated_bundle(), roster, ChapterTexts(blocks),
+    return Inputs(blocks, curated_bundle(), roster, ChapterTexts(blocks, book_titles()),
                   bundle_fingerprint(DEFAULT_BUNDLE))

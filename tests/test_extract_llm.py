@@ -195,7 +195,8 @@ def test_cli_llm_extraction_writes_both_bundles_and_gates_the_merge(
     assert gate is not None and gate.method == "llm" and gate.chapters == [CHAPTER]
     events = next(k for k in gate.kinds if k.kind == "events")
     assert events.found == len(blocks()) and not events.admitted and "< 20" in events.reason
-    assert gate.added == {"people": 0, "events": 0, "relations": 0, "relation_sources": 0, "states": 0}
+    assert gate.added == {"people": 0, "events": 0, "relations": 0, "relation_sources": 0, "states": 0,
+                          "chapters": 0}
     extracted = tmp_path / "shuihu" / "extracted"
     assert (extracted / "parts" / "ch023.json").exists()
     lines = (extracted / "relations.jsonl").read_text(encoding="utf-8").splitlines()

@@ -7,13 +7,13 @@ import shutil
 from pathlib import Path
 
 import pytest
-from extract_support import book_blocks, curated_bundle, fresh_inputs
+from extract_support import book_blocks, book_titles, curated_bundle, fresh_inputs
 from typer.testing import CliRunner
 
 from core.settings import DEFAULT_BUNDLE, GATE_FILE, Settings, bundle_fingerprint
 from core.text import normalize, to_simplified
 from extract.corpus_tables import TABLES_FILE
-from extract.cues import RELATION_CUES
+from extract.cues import default_cues
 from extract.gate import decide, read_gate
 from extract.names import LexiconEntry, Roster
 from extract.offline import OfflineExtractor, event_order
@@ -103,7 +103,7 @@ def test_a_speakers_words_open_no_verse(inputs: Inputs) -> None:
 
 
 def test_far_chapters_wu_song(inputs: Inputs, parts: dict[int, ChapterPart]) -> None:
-    assert ("song_jiang", "song_qing") in _relations(parts, "family")  # 宋江和兄弟宋清
+    assert ("song_jiang", "song_qing") in _relations(parts, "siblings")  # 宋江和兄弟宋清
     assert ("chai_jin", "wu_song") in _relations(parts, "benefactor")  # 柴进…送与武松
     titles = {(s.person, s.kind, s.value) for s in parts[23].states}
     assert ("wu_song", "title", "步兵都头") in titles  # 参武松做了步兵都头
@@ -117,10 +117,15 @@ def test_scene_events_are_numbered_by_block_and_name_who_acts(parts: dict[int, C
     assert events
     for event in events:
         index = int(event.id.rsplit("_", 1)[1])
-        assert event.order == event_order(23, index) == 23 * 1000 + 100 + index
-        assert event.participants
-        assert event.title and event.sources[0].chunk_id == f"ch023_chunk_{index:03d}"
-    first = events[0]
+        assert event.participants and event.title
+        if event.id.startswith("xhm_"):  # a 回目 half: just after the scene event of its block
+            block = int(event.sources[0].chunk_id.rsplit("_", 1)[1])
+            half = int(event.id.rsplit("_", 1)[1])
+            assert event.order == event_order(23, block, half) == 23 * 1000 + 100 + 3 * block + half
+            continue
+        assert event.order == event_order(23, index) == 23 * 1000 + 100 + 3 * index
+        assert event.sources[0].chunk_id == f"ch023_chunk_{index:03d}"
+    first = next(e for e in events if e.id.startswith("xev_"))
     assert {"song_jiang", "wu_song"} <= set(first.person_ids)
     assert first.title.startswith(("宋江、武松", "武松、宋江"))
     assert first.place != "清河县"  # they meet at 柴进's estate; 清河县 is only named in speech
@@ -213,7 +218,7 @@ def _pairs(text: str, type_: str) -> set[tuple[str, str]]:
     roster = _tiny_roster()
     mentions = roster.matcher(1).find(text)
     found = set()
-    for cue in (c for c in RELATION_CUES if c.type == type_):
+    for cue in (c for c in default_cues().relations if c.type == type_):
         for match in cue.pattern.finditer(text):
             pairs = cue_pairs(text, mentions, cue, match.start(), match.end())
             found |= {(p.source, p.target) for p in pairs}
@@ -243,7 +248,7 @@ def test_the_extractor_reads_no_curated_record(tmp_path: Path) -> None:
     bare.mkdir()
     for name in (LEXICON_FILE, TABLES_FILE):
         shutil.copy(DEFAULT_BUNDLE / name, bare / name)
-    alone = load_inputs(Settings(bundle=bare), list(book_blocks()))
+    alone = load_inputs(Settings(bundle=bare), list(book_blocks()), titles=book_titles())
     assert alone.curated.counts() == {"people": 0, "events": 0, "relations": 0, "states": 0,
                                       "chapters": 0}
     with_curated = fresh_inputs()
@@ -350,13 +355,13 @@ def test_whole_book_run_merges_only_what_the_gate_admits(tmp_path: Path) -> None
     assert gate.chapters == list(range(1, 121))  # the whole book (chapter 0 has no curated record)
     assert gate.curated_fingerprint == bundle_fingerprint(DEFAULT_BUNDLE)
     decided = {k.kind: k for k in gate.kinds}
-    # measured: relations ≈ 0.17 and states ≈ 0.24, far below the bar; scene events ≈ 0.98
+    # measured: relations ≈ 0.37 and states ≈ 0.35, below the bar; scene and headline events ≈ 0.98
     assert not decided["relations"].admitted and not decided["states"].admitted
     assert decided["events"].admitted
     curated = inputs.curated
     merged = load_bundle(paths.bundle, inputs.blocks)  # every quote located again, from disk
     assert merged.counts() == summary.merged
-    assert summary.extracted["relations"] > 300 and summary.extracted["events"] > 1000
+    assert summary.extracted["relations"] > 250 and summary.extracted["events"] > 1000
     added = gate.added
     # every chapter is read by people: an unconfirmed extracted record has no place there
     assert added["events"] == added["relations"] == added["states"] == 0
@@ -364,13 +369,17 @@ def test_whole_book_run_merges_only_what_the_gate_admits(tmp_path: Path) -> None
                                "events": len(curated.events) + added["events"],
                                "relations": len(curated.relations) + added["relations"],
                                "states": len(curated.states) + added["states"],
-                               "chapters": len(curated.chapters)}
+                               "chapters": len(curated.chapters) + added["chapters"]}
+    assert added["chapters"] == 1  # the 引首 (chapter 0), which no reader summarized
     mine = {r.id: r for r in merged.records()}
     assert all(mine[r.id] == r for r in curated.records())  # the curated records, untouched
     curated_ids = {r.id for r in curated.records()}
     kinds = {"person": "people", "event": "events", "relation": "relations", "state": "states"}
     for record in merged.records():
         if record.id not in curated_ids:
+            if merged.kind_of(record.id) == "chapter":
+                assert record.origin == "extracted"  # a summary of a chapter none was read of
+                continue
             kind = kinds[str(merged.kind_of(record.id))]
             relation = merged.relation(record.id)
             assert gate.admits(kind) or (relation is not None and gate.admits_relation(relation.type))

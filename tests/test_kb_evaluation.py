@@ -59,3 +59,18 @@ def test_key_stages_found_and_missed(provider: MemoryProvider, locator: QuoteLoc
         {"label": "(no such stage)", "chapter": 50, "words": ["骑鹤上天"]}]})
     verdict = judge_journey(case, journey_of(provider, "lin_chong"), _block_of(locator))
     assert verdict.found == ["火并王伦", "风瘫"] and verdict.missed == ["(no such stage)"]
+
+
+def test_a_journey_ends_when_its_last_stage_reaches_the_last_key_stage(
+        provider: MemoryProvider, locator: QuoteLocator) -> None:
+    """武松's journey reaches 六和寺 (chapter 119, his last key stage): it ends; an expectation
+    whose last key stage lies before his last stage (chapter 32) does not."""
+    journey = journey_of(provider, "wu_song")
+    ending = JourneyCase.model_validate({"id": "j", "person": "武松", "stages": [
+        {"label": "打虎", "chapter": 23, "words": ["打虎"]},
+        {"label": "出家", "chapter": 119, "words": ["出家"]}]})
+    short = JourneyCase.model_validate({"id": "k", "person": "武松", "stages": [
+        {"label": "打虎", "chapter": 23, "words": ["打虎"]},
+        {"label": "落草", "chapter": 32, "words": ["二龙山"]}]})
+    assert judge_journey(ending, journey, _block_of(locator)).ends
+    assert not judge_journey(short, journey, _block_of(locator)).ends

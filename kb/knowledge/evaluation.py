@@ -10,7 +10,8 @@ A pair is right when all three hold:
 
 A key stage of a journey is found when a stage spans its chapter and the stage's title or one of
 its listed events' titles or places holds one of the expected words, or one of the stage's sources sits in
-the block of the expected quote. Recall = found key stages / expected key stages.
+the block of the expected quote. Recall = found key stages / expected key stages. A journey
+**ends** at the death or last act when its last stage spans the chapter of its last key stage.
 """
 
 from __future__ import annotations
@@ -86,6 +87,8 @@ class JourneyVerdict(BaseModel):
     id: str
     found: list[str]
     missed: list[str]
+    ends: bool = Field(default=False, description="the journey's last stage spans the chapter of "
+                       "the last key stage (the death or last act): the journey reaches the end")
 
 
 def read_cases(path: Path, model: type[T]) -> list[T]:
@@ -143,4 +146,6 @@ def judge_journey(case: JourneyCase, journey: Journey, block_of: BlockOf) -> Jou
                 hit = True
                 break
         (found if hit else missed).append(key.label)
-    return JourneyVerdict(id=case.id, found=found, missed=missed)
+    last = journey.stages[-1].chapters if journey.stages else []
+    ends = bool(last) and last[0] <= case.stages[-1].chapter <= last[-1]
+    return JourneyVerdict(id=case.id, found=found, missed=missed, ends=ends)

@@ -7,9 +7,15 @@ The rule, over the person's events in book order (`Event.order`) and states by c
    title (it is about them) 3, a deed their profile names (`named_in_profile`) 2, an episode its
    chapter's title names (`Event.headline`) 2, a turning point 2, the person listed first among
    the participants 1, a small scene (three people or fewer) 1.
-2. **The end.** The person's last `status` or `title` state, when it begins at or after their last
-   event's chapter, opens the last stage (death, departure, the last office): the end of the story
-   is always its own stage.
+2. **The end.** The person's death (`genre.is_death`: a status state the genre's death words
+   tell; the last, when several), else their last `status` or `title` state when it begins at or
+   after their last event's chapter, opens the last stage (death, departure, the last office):
+   the end of the story is always its own stage, titled by the event that tells the death (of
+   its chapter, citing the death's block) and listing it, else listing the person's last event
+   (the last act: a journey reaches it, however many stages come before). The dead act no more:
+   events after the death's chapter (a ghost, a funeral, a name recalled) are not told; the end
+   stage counts them among its other events (so paging a stage still pages every event), and
+   its chapters end at the death.
 3. **Arcs.** Every other event may open a stage with a strength: a turning point about the person
    6 (a turning point only 2, an event about them only 1); a jump of `CHAPTER_GAP` or more
    chapters since their previous event 2 (of two or more, 1); a `status` or `place` state that
@@ -36,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from core.text import to_simplified
+from kb.knowledge.genre import is_death
 from kb.knowledge.importance import named_in_profile, spread_pick
 from kb.knowledge.models import Event, Person, SourceRef, State
 from kb.knowledge.views import (
@@ -106,11 +113,18 @@ class _Arc:
     events: list[Event] = field(default_factory=list)
     scores: list[int] = field(default_factory=list)
     states: list[State] = field(default_factory=list)
+    told: int | None = None
+    """the event that tells the person's death (the end stage's title, always listed)"""
+    after: int = 0
+    """events after the death, which the end stage counts among its others but does not tell"""
 
-    def view(self) -> JourneyStage:
+    def view(self, last: bool = False) -> JourneyStage:
+        """The stage; the last stage always lists the person's last event (their last act)."""
         chapters = sorted({e.chapter for e in self.events} | {s.chapter for s in self.states})
         ranked = sorted(range(len(self.events)), key=lambda i: (-self.scores[i], i))
-        events = [self.events[i] for i in _key_events(self.events, self.scores)]
+        if self.told is not None:
+            ranked.insert(0, self.told)
+        events = [self.events[i] for i in _key_events(self.events, self.scores, last, self.told)]
         if events:
             top = self.events[ranked[0]]
             title, place = top.title, top.place or next(
@@ -120,22 +134,30 @@ class _Arc:
             title, place = first.value, first.value if first.kind == "place" else None
         return JourneyStage(title=title, place=place, chapters=chapters,
                             events=[EventView.of(e) for e in events],
-                            other_events=len(self.events) - len(events),
+                            other_events=len(self.events) - len(events) + self.after,
                             states=[StateView.of(s) for s in self.states],
                             sources=_sources([*events, *self.states]))
 
 
-def _key_events(events: Sequence[Event], scores: Sequence[int]) -> list[int]:
+def _key_events(events: Sequence[Event], scores: Sequence[int], last: bool = False,
+                told: int | None = None) -> list[int]:
     """Indexes of the arc's key events in book order: the most important first, each next one
     gaining up to 1 for lying chapters away from those taken (an arc of ten chapters lists its
-    episodes, not five scenes of its first chapter)."""
+    episodes, not five scenes of its first chapter); kept always: the event telling the death
+    (`told`), else, for the `last` arc, its last event (the last act)."""
     if len(events) <= KEY_EVENTS:
         return list(range(len(events)))
-    return spread_pick([e.chapter for e in events], scores, KEY_EVENTS, spread=3, weight=1.0)
+    keep = (told,) if told is not None else (len(events) - 1,) if last else ()
+    return spread_pick([e.chapter for e in events], scores, KEY_EVENTS, spread=3, weight=1.0,
+                       keep=keep)
 
 
 def _end_chapter(events: Sequence[Event], states: Sequence[State]) -> int | None:
-    """The chapter of the person's end (rule 2), if their last status/title lies there."""
+    """The chapter of the person's end (rule 2): their (last) death, else their last status or
+    title when it lies at or after their last event."""
+    deaths = [s.chapter for s in states if is_death(s)]
+    if deaths:
+        return max(deaths)
     ends = [s.chapter for s in states if s.kind in END_KINDS]
     if not ends:
         return None
@@ -178,8 +200,11 @@ def _openings(events: Sequence[Event], scores: Sequence[int], states: Sequence[S
 
 def build_journey(person: Person, events: Sequence[Event], states: Sequence[State]) -> Journey:
     """Stages in book order for one person (see the module docstring for the rule)."""
-    ordered = sorted(events, key=lambda e: e.order)
     ordered_states = sorted(states, key=state_key)
+    death = _death(ordered_states)
+    everything = sorted(events, key=lambda e: e.order)
+    ordered = [e for e in everything if death is None or e.chapter <= death.chapter]
+    posthumous = len(everything) - len(ordered)  # the dead act no more: counted, not told
     names = _name_keys(person)
     end = _end_chapter(ordered, ordered_states)
     body = [e for e in ordered if end is None or e.chapter < end]
@@ -194,10 +219,44 @@ def build_journey(person: Person, events: Sequence[Event], states: Sequence[Stat
         arcs = _fold_strays([_Arc(body[a:b], scores[a:b])
                              for a, b in zip(bounds, bounds[1:], strict=False)])
     if end is not None:
-        arcs.append(_Arc(tail, [event_score(e, person.id, names, profile) for e in tail]))
+        arcs.append(_Arc(tail, [event_score(e, person.id, names, profile) for e in tail],
+                         told=_telling(tail, death), after=posthumous))
     _place_states(arcs, ordered_states, end)
+    kept = [arc for arc in arcs if arc.events or arc.states]
     return Journey(person=PersonView.of(person),
-                   stages=[arc.view() for arc in arcs if arc.events or arc.states])
+                   stages=[arc.view(last=n == len(kept) - 1) for n, arc in enumerate(kept)])
+
+
+def _death(states: Sequence[State]) -> State | None:
+    """The person's (last) death, if the records tell one."""
+    deaths = [s for s in states if is_death(s)]
+    return deaths[-1] if deaths else None
+
+
+def _telling(events: Sequence[Event], death: State | None) -> int | None:
+    """Index of the event that tells the death: of the death's chapter, one citing a block the
+    death's quote is in — the one whose quote overlaps the death's first, then a headline —,
+    else None."""
+    if death is None:
+        return None
+    blocks = {ref.chunk_id for ref in death.sources if ref.chunk_id}
+    telling = [i for i, e in enumerate(events) if e.chapter == death.chapter
+               and blocks & {ref.chunk_id for ref in e.sources}]
+
+    def rank(i: int) -> tuple[bool, bool, int]:
+        same = any(_overlaps(a, b) for a in events[i].sources for b in death.sources)
+        return (not same, not events[i].headline, i)
+
+    return min(telling, key=rank) if telling else None
+
+
+def _overlaps(a: SourceRef, b: SourceRef) -> bool:
+    if a.chunk_id != b.chunk_id:
+        return False
+    if None not in (a.start, a.end, b.start, b.end):
+        return a.start < b.end and b.start < a.end  # type: ignore[operator]
+    x, y = to_simplified(a.quote), to_simplified(b.quote)
+    return x in y or y in x
 
 
 def _fold_strays(arcs: list[_Arc]) -> list[_Arc]:

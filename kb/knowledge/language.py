@@ -24,6 +24,7 @@ from typing import Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from core.errors import ConfigError
+from kb.knowledge.genre import Grammar
 
 LANG_DIR = Path(__file__).resolve().parent.parent / "data" / "lang"
 
@@ -186,6 +187,8 @@ class Language(BaseModel):
         default_factory=dict, description="relation type → its label, where not the records'")
     say: dict[str, str] = Field(default_factory=dict,
                                 description="the answer templates: key → a format string")
+    extraction: Grammar | None = Field(
+        default=None, description="the grammar words the extractor reads (kb.knowledge.genre)")
 
     def phrase(self, key: str, **fields: object) -> str:
         """The answer template `key` filled with `fields`; a key the file lacks is an error
