@@ -19,6 +19,7 @@ extraction pipeline in place of a curated `lexicon.jsonl`.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ from core.errors import ConfigError
 from core.text import to_simplified
 from extract.epithets import epithets
 from extract.introductions import Intro, IntroductionReader, sentence_around
-from extract.name_stats import TextStats, full_names, is_word
+from extract.name_stats import TextStats, full_names, generic_start, is_proper_noun, is_word
 from extract.names import LexiconEntry, read_lexicon
 from extract.person_ids import person_ids
 from extract.text import ChapterTexts
@@ -110,6 +111,21 @@ class _Book:
     def occurs(self, form: str) -> int:
         return self.joined.count(form)
 
+    def before_counts(self, tails: Iterable[str], width: int = 2) -> Counter[str]:
+        """How often each tail stands in the text with each of the 1…`width` characters before it
+        (甲将军, 甲乙将军): one scan for all tails, where counting each form apart would read the
+        book once per form."""
+        pattern = re.compile("(?=(" + "|".join(map(re.escape, sorted(set(tails), key=len,
+                                                                      reverse=True))) + "))")
+        counts: Counter[str] = Counter()
+        text = self.joined
+        for m in pattern.finditer(text):
+            at, tail = m.start(), m.group(1)
+            for size in range(1, width + 1):
+                if at >= size:
+                    counts[text[at - size:at] + tail] += 1
+        return counts
+
 
 def discover_lexicon(texts: ChapterTexts, progress: Progress | None = None) -> Discovery:
     """The book's people with their aliases, the evidence of each alias and the shared forms."""
@@ -120,11 +136,18 @@ def discover_lexicon(texts: ChapterTexts, progress: Progress | None = None) -> D
     tick(1, steps)
     stats = TextStats.of(list(book.simplified.values()), names_of, words)
     tick(2, steps)
-    reader = IntroductionReader(words, lambda s: _loose_name(s, stats, names_of, words))
+    counted = full_names(stats, names_of, words)
+    known = set(counted)
+    reader = IntroductionReader(words, lambda s: _loose_name(s, stats, names_of, words),
+                                known.__contains__)
+    introduced: Counter[str] = Counter()
+    for text in book.simplified.values():
+        introduced.update(reader.introduced(text))
+    known |= {name for name, n in introduced.items() if n >= 2}
     intros = [i for c, text in book.simplified.items() for i in reader.read(c, text)]
-    protected = frozenset(i.name for i in intros if i.name)
-    drafts = {n: _Draft(n) for n in full_names(stats, names_of, words, protected)}
-    _add_introduced(drafts, intros, book, names_of)
+    drafts = {n: _Draft(n) for n in counted}
+    drafts.update((i.name, _Draft(i.name)) for i in intros if i.name and i.name not in drafts)
+    _add_introduced(drafts, intros, book, names_of, words.titles)
     tick(3, steps)
     _drop_alias_names(drafts)
     _add_epithets(drafts, book)
@@ -140,12 +163,20 @@ def _loose_name(s: str, stats: TextStats, names_of: Surnames, words: PeopleWords
     text more than once, not a generic speaker or a title form."""
     surname = names_of.of(s)
     return surname is not None and 1 <= len(s) - len(surname) <= 2 and stats.count[s] >= 2 and \
-        s not in words.generic_speakers and s[len(surname):] not in words.titles and \
-        not is_word(s, surname)
+        not generic_start(s, words) and s[len(surname):] not in words.titles and \
+        (is_proper_noun(s) or not is_word(s, surname))
+
+
+def _title_stem(alias: str, titles: Iterable[str]) -> str | None:
+    """道号丙先生: 丙, when the text also uses it alone (a sobriquet without its title)."""
+    for title in sorted(titles, key=len, reverse=True):
+        if alias.endswith(title) and len(alias) - len(title) >= 2:
+            return alias[:-len(title)]
+    return None
 
 
 def _add_introduced(drafts: dict[str, _Draft], intros: Iterable[Intro], book: _Book,
-                    names_of: Surnames) -> None:
+                    names_of: Surnames, titles: Iterable[str]) -> None:
     for intro in intros:
         if intro.name is None:
             continue
@@ -155,6 +186,10 @@ def _add_introduced(drafts: dict[str, _Draft], intros: Iterable[Intro], book: _B
         quote = book.quote(intro.chapter, intro.start, intro.end)
         draft.add(intro.alias, AliasEvidence(alias=intro.alias, person=intro.name,
                                              chapter=intro.chapter, quote=quote, rule=intro.kind))
+        stem = _title_stem(intro.alias, titles) if intro.kind == "styled" else None
+        if stem and book.occurs(stem) > book.occurs(intro.alias):
+            draft.add(stem, AliasEvidence(alias=stem, person=intro.name, chapter=intro.chapter,
+                                          quote=quote, rule="styled"))
         surname = names_of.of(intro.name)
         if intro.kind in ("courtesy", "renamed") and surname:
             joined = surname + intro.alias
@@ -203,10 +238,11 @@ def _add_titles(drafts: dict[str, _Draft], book: _Book, names_of: Surnames,
             forms = (draft.name, *(a for a in draft.aliases if len(a) >= 2))
             by_surname.setdefault(surname, []).append(TitleCandidate(draft.name, forms))
     titles = [t for t in words.titles if t not in OWN_TITLES]
+    counts = book.before_counts(titles)
     for surname, candidates in sorted(by_surname.items()):
         for title in titles:
             form = surname + title
-            if form in drafts or book.occurs(form) < 3:
+            if form in drafts or counts[form] < 3:
                 continue
             tie = tie_title(form, title, candidates, book.simplified)
             if tie is not None:

@@ -1,0 +1,71 @@
+"""The introduction formulas give a person's other names with the sentence that ties them, and
+the bearer is the person the passage means (invented names: the rules are the genre's)."""
+
+from __future__ import annotations
+
+from extract.introductions import Intro, IntroductionReader
+from kb.knowledge.genre import genre
+
+PEOPLE = {"钱甲", "钱丙", "孙丁", "孙戊", "周庚", "司马辛"}
+
+
+def _read(text: str, people: set[str] = PEOPLE) -> list[Intro]:
+    reader = IntroductionReader(genre().people, people.__contains__)
+    return reader.read(1, text)
+
+
+def _aliases(text: str, people: set[str] = PEOPLE) -> set[tuple[str | None, str, str]]:
+    return {(i.name, i.alias, i.kind) for i in _read(text, people) if i.kind != "name"}
+
+
+def test_a_sobriquet_after_daohao_and_its_stem() -> None:
+    text = "此人姓周，名庚，字子寿，乃南方人也。道号清溪先生。"
+    assert ("周庚", "清溪先生", "styled") in _aliases(text)
+
+
+def test_a_given_name_alone_before_zi() -> None:
+    """司马辛为文学掾。辛字季达: the given name alone, the full name said just before."""
+    text = "以钱甲为东曹掾，司马辛为文学掾。辛字季达，河北人也。"
+    assert ("司马辛", "季达", "courtesy") in _aliases(text)
+
+
+def test_an_unquoted_nickname_after_renchengwei() -> None:
+    text = "此人勇力过人，乃孙丁也，人皆称为铁汉；不可轻敌。"
+    assert ("孙丁", "铁汉", "nickname") in _aliases(text)
+
+
+def test_a_name_taken_later() -> None:
+    text = "钱丙曰：某本姓钱，为因逃难，更名单行。"
+    assert ("钱丙", "单行", "renamed") in _aliases(text)
+
+
+def test_the_introduced_person_not_the_rescuer_named_between() -> None:
+    """姓钱名甲…却是孙丁救了他，人都叫做「X」: 他 is not 孙丁, the passage is about 钱甲."""
+    text = "孙丁认得这人，姓钱，名甲，流落在此。曾吃官司，却是孙丁救了他，人都叫做「夜飞」。"
+    assert ("钱甲", "夜飞", "nickname") in _aliases(text)
+    assert not any(name == "孙丁" for name, _, _ in _aliases(text))
+
+
+def test_the_nearest_person_when_two_are_introduced_together() -> None:
+    text = "这弟兄两个，姓孙，名戊，绰号『大浪』，兄弟孙丁，唤做『小浪』，是镇上一霸。"
+    found = _aliases(text)
+    assert ("孙戊", "大浪", "nickname") in found and ("孙丁", "小浪", "nickname") in found
+
+
+def test_a_quoted_epithet_before_an_unknown_word_names_no_one() -> None:
+    """唤做『X』某某: the epithet stands before a name we do not know; the person named earlier
+    in the sentence is not its bearer."""
+    text = "回至城外，被钱甲撞见，为头一个唤做『险神』郁某某，聚集众人。"
+    assert not any(alias == "险神" for _, alias, _ in _aliases(text))
+
+
+def test_a_place_named_by_jiaozuo_is_no_nickname() -> None:
+    """唤做 without quotes names places and things (此间唤做桃花村): only 称为 forms are read plain."""
+    text = "钱甲道：此间唤做青石村。"
+    assert not _aliases(text)
+
+
+def test_introduced_names_of_the_first_pass() -> None:
+    reader = IntroductionReader(genre().people, {"孙丁", "钱某"}.__contains__)
+    named = reader.introduced("姓孙，名丁，字子乙。又有「小浪」钱某，「小浪」钱某。")
+    assert named["孙丁"] >= 2 and named["钱某"] == 2
