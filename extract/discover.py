@@ -64,7 +64,7 @@ class AliasEvidence(BaseModel):
     chapter: int
     quote: str
     rule: str = ""
-    """courtesy / renamed / childhood / nickname / surname+courtesy / title"""
+    """courtesy / renamed / new name / childhood / styled / nickname / surname+courtesy / title"""
 
 
 class AmbiguousForm(BaseModel):
@@ -149,7 +149,7 @@ def discover_lexicon(texts: ChapterTexts, progress: Progress | None = None) -> D
     drafts.update((i.name, _Draft(i.name)) for i in intros if i.name and i.name not in drafts)
     _add_introduced(drafts, intros, book, names_of, words.titles)
     tick(3, steps)
-    _drop_alias_names(drafts)
+    _drop_alias_names(drafts, frozenset(i.name for i in intros if i.kind == "name" and i.name), book)
     _add_epithets(drafts, book)
     _add_titles(drafts, book, names_of, words)
     tick(4, steps)
@@ -198,20 +198,33 @@ def _add_introduced(drafts: dict[str, _Draft], intros: Iterable[Intro], book: _B
                                                 quote=quote, rule="surname+" + intro.kind))
 
 
-def _drop_alias_names(drafts: dict[str, _Draft]) -> None:
-    """A 'person' whose name is another's alias (甲丙 once 丙 is 甲乙's courtesy name) is that person."""
+def _drop_alias_names(drafts: dict[str, _Draft], formal: frozenset[str], book: _Book) -> None:
+    """A 'person' whose name is another's alias (甲丙 once 丙 is 甲乙's courtesy name, 甲乙 更名丙丁)
+    is that person (named by the name the text uses more, when it is a new name). Two names each given by a 姓…名 formula
+    are two people: the alias is taken back, never the two merged."""
     owners: dict[str, set[str]] = {}
     for draft in drafts.values():
         for alias in draft.aliases:
             owners.setdefault(alias, set()).add(draft.name)
     for name in list(drafts):
         holders = owners.get(name, set()) - {name}
-        if len(holders) == 1 and not drafts[name].aliases:
-            del drafts[name]
-        elif len(holders) == 1:
-            holder = drafts[next(iter(holders))]
-            for alias, evidence in drafts.pop(name).aliases.items():
-                holder.add(alias, evidence)
+        if name not in drafts or len(holders) != 1 or next(iter(holders)) not in drafts:
+            continue
+        holder = drafts[next(iter(holders))]
+        if name in formal and holder.name in formal:
+            holder.aliases.pop(name, None)
+            continue
+        merged = drafts.pop(name)
+        tie = holder.aliases.get(name)
+        if tie is not None and tie.rule == "new name" and book.occurs(name) > book.occurs(holder.name):
+            evidence = holder.aliases.pop(name, None)
+            merged, holder = holder, merged
+            drafts[holder.name] = drafts.pop(merged.name)
+            drafts[holder.name] = holder
+            holder.add(merged.name, evidence.model_copy(update={"alias": merged.name})
+                       if evidence else None)
+        for alias, alias_evidence in merged.aliases.items():
+            holder.add(alias, alias_evidence)
 
 
 def _unshared_owner(drafts: dict[str, _Draft]) -> dict[str, str]:

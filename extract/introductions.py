@@ -42,7 +42,8 @@ PLAIN_ALIAS = rf"(?P<alias>{X}{{2,4}}?)(?=[，。；,：！？]|$)"
 @dataclass(frozen=True)
 class Intro:
     """A name a formula gives: `alias` of `name` (None: only the given name is known, `given`),
-    of `kind` courtesy / renamed / childhood / styled / nickname / name, at [start, end)."""
+    of `kind` courtesy / renamed (后改) / new name (更名) / childhood / styled / nickname / name, at
+    [start, end)."""
 
     name: str | None
     alias: str
@@ -67,6 +68,8 @@ class IntroductionReader:
                  is_person: Callable[[str], bool] | None = None) -> None:
         self.is_name = is_name
         self.is_person = is_person or is_name
+        self.family_marks = frozenset(words.family_marks)
+        self.demonstratives = words.demonstratives
         self._topics: list[Intro] = []
         self.pronouns = re.compile("|".join(map(re.escape, words.pronouns))) if words.pronouns else None
         court = _alt(words.intro_courtesy)
@@ -113,7 +116,7 @@ class IntroductionReader:
         found += [i for i in self._courtesy(chapter, text) if (i.start, i.alias) not in taken]
         found += self._childhood(chapter, text) + self._nicknames(chapter, text)
         found += self._later_names(chapter, text, self.styled, "styled")
-        found += self._later_names(chapter, text, self.renamed, "renamed")
+        found += self._later_names(chapter, text, self.renamed, "new name")
         return found
 
     def _full(self, chapter: int, text: str) -> list[Intro]:
@@ -159,17 +162,19 @@ class IntroductionReader:
                 start = m.end() - size
                 candidate = window[start:m.end()] if start >= 0 else ""
                 if len(candidate) == size and candidate != given and self.is_name(candidate) and (
-                        best is None or m.start() > best[0]):
+                        best is None or m.start() >= best[0]):  # the longer (司马乙, not 马乙)
                     best = (m.start(), candidate)
         return best[1] if best else self._family_bearer(window, given)
 
     def _family_bearer(self, window: str, given: str) -> str | None:
-        """长子名乙 after the father was named: his surname + the given name, when that is a name."""
+        """长子名乙 after the father was named, 甲氏兄弟…幼者名乙 after the family was: the surname
+        + the given name, when that is a name."""
         for end in range(len(window), 1, -1):
             for size in (3, 2):
                 named = window[end - size:end] if end >= size else ""
+                family = named[-1:] in self.family_marks and len(named) == 2
                 for surname in (named[:2], named[:1]):
-                    if named and self.is_name(named) and self.is_name(surname + given):
+                    if named and (family or self.is_name(named)) and self.is_name(surname + given):
                         return surname + given
         return None
 
@@ -210,8 +215,8 @@ class IntroductionReader:
         found = []
         for m in pattern.finditer(text):
             alias = m.group("alias")
-            if self.is_name(alias):
-                continue
+            if kind != "new name" and self.is_name(alias):
+                continue  # a sobriquet is no full name; a new name may be one (更名甲乙)
             name = self._bearer(text, m.start())
             if name is not None and name != alias:
                 found.append(Intro(name, alias, kind, chapter, m.start(), m.end()))
@@ -223,7 +228,7 @@ class IntroductionReader:
         named = self._named_before(text, at, with_end=True)
         topic = self._topic(at)
         if named is None:
-            return topic.name if topic else None
+            return topic.name if topic else self._demonstrated(text, at)
         name, end = named
         if topic is not None and topic.end > end:
             return topic.name
@@ -231,6 +236,14 @@ class IntroductionReader:
             return name
         subject = topic.name if topic else self._sentence_subject(text, at)
         return subject if subject != name else None
+
+    def _demonstrated(self, text: str, at: int) -> str | None:
+        """此人…，人皆称为丙 with no name in the sentence: the person the sentence before named last."""
+        start = max((s.end() for s in SENTENCE_END.finditer(text, max(0, at - MAX_QUOTE), at)),
+                    default=0)
+        if not any(text.startswith(d, start) for d in self.demonstratives) or start == 0:
+            return None
+        return self._named_before(text, start - 1)
 
     def _sentence_subject(self, text: str, at: int) -> str | None:
         """The full name that opens the sentence (这甲乙，…，那厮唤做丙: the sentence is about 甲乙)."""

@@ -36,7 +36,7 @@ def test_an_unquoted_nickname_after_renchengwei() -> None:
 
 def test_a_name_taken_later() -> None:
     text = "钱丙曰：某本姓钱，为因逃难，更名单行。"
-    assert ("钱丙", "单行", "renamed") in _aliases(text)
+    assert ("钱丙", "单行", "new name") in _aliases(text)
 
 
 def test_the_introduced_person_not_the_rescuer_named_between() -> None:
@@ -69,3 +69,21 @@ def test_introduced_names_of_the_first_pass() -> None:
     reader = IntroductionReader(genre().people, {"孙丁", "钱某"}.__contains__)
     named = reader.introduced("姓孙，名丁，字子乙。又有「小浪」钱某，「小浪」钱某。")
     assert named["孙丁"] >= 2 and named["钱某"] == 2
+
+
+def test_the_youngest_of_a_named_family() -> None:
+    """甲氏，兄弟五人…幼者名乙，字丙: the family's surname + the given name."""
+    reader = IntroductionReader(genre().people, {"孙丁", "钱乙"}.__contains__)
+    found = {(i.name, i.alias) for i in reader.read(1, "荆南钱氏，兄弟五人并有才名：幼者名乙，字季常。")}
+    assert ("钱乙", "季常") in found
+
+
+def test_a_nickname_of_the_person_the_sentence_before_named() -> None:
+    """…必孙丁也。此人勇力过人，人皆称为丙: 此人 is the one just named."""
+    text = "今来救者，必孙丁也。此人勇力过人，人皆称为铁汉；不可轻敌。"
+    assert ("孙丁", "铁汉", "nickname") in _aliases(text)
+
+
+def test_a_new_name_may_be_a_full_name() -> None:
+    text = "钱丙曰：某本颍川人，为因逃难，更名孙戊。"
+    assert ("钱丙", "孙戊", "new name") in _aliases(text)

@@ -42,6 +42,8 @@ class PeopleWords(BaseModel):
     intro_identity: Words = Field(default=(), description="乃 in 甲乃乙也")
     identity_end: Words = Field(default=())
     pronouns: Words = Field(default=(), description="他 between a name and a nickname: not its bearer")
+    demonstratives: Words = Field(default=(), description="此人 opening a sentence: the one just named")
+    family_marks: Words = Field(default=(), description="甲氏: the family of the surname 甲")
     titles: Words = Field(default=(), description="titles after a surname: 甲公, 甲丞相")
     kinship_forms: Words = Field(default=(), description="forms of address by rank: 二爷, 三郎")
     generic_speakers: Words = Field(default=(), description="speakers who are no one's name")
