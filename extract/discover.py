@@ -200,8 +200,8 @@ def _add_introduced(drafts: dict[str, _Draft], intros: Iterable[Intro], book: _B
 
 def _drop_alias_names(drafts: dict[str, _Draft], formal: frozenset[str], book: _Book) -> None:
     """A 'person' whose name is another's alias (甲丙 once 丙 is 甲乙's courtesy name, 甲乙 更名丙丁)
-    is that person (named by the name the text uses more, when it is a new name). Two names each given by a 姓…名 formula
-    are two people: the alias is taken back, never the two merged."""
+    is that person (named by the name the text uses more, when it is a new name). Two names each
+    given by a 姓…名 formula are two people: the alias is taken back, never the two merged."""
     owners: dict[str, set[str]] = {}
     for draft in drafts.values():
         for alias in draft.aliases:
