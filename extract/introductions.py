@@ -151,17 +151,19 @@ class IntroductionReader:
         """乙字丙 at a clause's start: 乙 is the given name of the full name said just before."""
         if len(before) < 2 or not re.fullmatch(X, before[-1]) or re.fullmatch(X, before[-2]):
             return None
-        return self._recent_bearer(text, at, before[-1])
+        return self._recent_bearer(text, at, before[-1], self.is_person)
 
-    def _recent_bearer(self, text: str, at: int, given: str) -> str | None:
+    def _recent_bearer(self, text: str, at: int, given: str,
+                       is_name: Callable[[str], bool] | None = None) -> str | None:
         """名乙，字丙 after the surname was said: the full name ending in 乙 named last before it."""
         window = text[max(0, at - LOOKBACK):at]
+        known = is_name or self.is_name
         best: tuple[int, str] | None = None
         for size in (2, 3):
             for m in re.finditer(re.escape(given), window):
                 start = m.end() - size
                 candidate = window[start:m.end()] if start >= 0 else ""
-                if len(candidate) == size and candidate != given and self.is_name(candidate) and (
+                if len(candidate) == size and candidate != given and known(candidate) and (
                         best is None or m.start() >= best[0]):  # the longer (司马乙, not 马乙)
                     best = (m.start(), candidate)
         return best[1] if best else self._family_bearer(window, given)
