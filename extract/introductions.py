@@ -93,6 +93,7 @@ class IntroductionReader:
         self.styled = re.compile(
             rf"{_alt(words.intro_styled)}为?[{OPEN}]?(?P<alias>{X}{{2,5}}?)[{CLOSE}]?"
             rf"(?=[，。；,：！？{CLOSE}]|$)") if words.intro_styled else None
+        self.birth = re.compile(_alt(words.birth_cues)) if words.birth_cues else None
         self.renamed = re.compile(rf"{_alt(words.intro_renamed)}{PLAIN_ALIAS}") \
             if words.intro_renamed else None
 
@@ -187,10 +188,20 @@ class IntroductionReader:
         for m in self.childhood.finditer(text):
             given = re.search(rf"({X}{{1,2}})[，,]$", text[max(0, m.start() - 3):m.start()])
             name = (self._recent_bearer(text, m.start(), given.group(1)[-1]) if given else None) or \
-                self._bearer(text, m.start())
+                self._bearer(text, m.start()) or self._born(text, m.start())
             if name is not None:
                 found.append(Intro(name, m.group("alias"), "childhood", chapter, m.start(), m.end()))
         return found
+
+    def _born(self, text: str, at: int) -> str | None:
+        """甲生乙…乳名丙: a childhood name goes to the child whose birth the passage just told."""
+        if self.birth is None:
+            return None
+        best = None
+        for m in self.birth.finditer(text, max(0, at - LOOKBACK), at):
+            after = text[m.end():m.end() + 3]
+            best = next((after[:n] for n in (3, 2) if self.is_name(after[:n])), best)
+        return best
 
     def _nicknames(self, chapter: int, text: str) -> list[Intro]:
         if self.nickname is None:

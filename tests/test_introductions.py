@@ -87,3 +87,9 @@ def test_a_nickname_of_the_person_the_sentence_before_named() -> None:
 def test_a_new_name_may_be_a_full_name() -> None:
     text = "钱丙曰：某本颍川人，为因逃难，更名孙戊。"
     assert ("钱丙", "孙戊", "new name") in _aliases(text)
+
+
+def test_a_childhood_name_after_a_birth() -> None:
+    """甲生乙…故乳名丙: the child whose birth the passage told, named sentences before."""
+    text = "建安某年春，钱甲生钱丙。是夜有白鹤飞来。临分娩时，异香满室，因而怀孕，故乳名阿福。"
+    assert ("钱丙", "阿福", "childhood") in _aliases(text)

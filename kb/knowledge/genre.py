@@ -35,6 +35,7 @@ class PeopleWords(BaseModel):
     intro_courtesy: Words = Field(min_length=1, description="字 before a courtesy name")
     intro_courtesy_later: Words = Field(default=(), description="a courtesy name taken later")
     intro_childhood: Words = Field(default=(), description="小字 before a childhood name")
+    birth_cues: Words = Field(default=(), description="生 in 甲生乙: a birth (the child's names follow)")
     intro_styled: Words = Field(default=(), description="道号 before a sobriquet")
     intro_renamed: Words = Field(default=(), description="更名 before a name taken later")
     intro_nickname: Words = Field(default=(), description="绰号 / 人称 before a nickname")
