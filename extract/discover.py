@@ -54,6 +54,8 @@ MIN_TITLE_PERSON, MIN_SPOKEN_TITLE = 5, 2
 """A person named only by a title form: used and speaking this often."""
 NEAR_OWNER = 0.3
 MIN_CONVERSE, MIN_TOGETHER = 2, 0.15
+FRAGMENT_SHARE = 0.6
+SHORTER_DOMINATES = 3
 TITLE_WINDOW = 150
 OWN_TITLES = ("夫人", "娘子", "姑娘", "小姐", "氏", "太公", "公子")
 """Titles after a surname that name someone else than the bearer of the surname's name (甲夫人 is
@@ -166,6 +168,7 @@ def discover_lexicon(texts: ChapterTexts, progress: Progress | None = None) -> D
     _add_epithets(drafts, book)
     _add_titles(drafts, book, names_of, words)
     _add_held_titles(drafts, book, names_of, words)
+    _drop_fragments(drafts, book, words, frozenset(i.name for i in intros if i.name))
     _add_title_people(drafts, book, names_of, words)
     tick(4, steps)
     discovery = _finish(drafts, book)
@@ -277,6 +280,30 @@ def _add_titles(drafts: dict[str, _Draft], book: _Book, names_of: Surnames,
             tie = tie_title(form, title, candidates, book.simplified)
             if tie is not None and not (title in kinship and _converse(book, form, tie.people, cues)):
                 _add_tie(drafts, tie, book)
+
+
+def _drop_fragments(drafts: dict[str, _Draft], book: _Book, words: PeopleWords,
+                    introduced: frozenset[str]) -> None:
+    """A 'name' that is a piece of other words: another person's form and one character more
+    far more used (甲侯之, 某甲乙 beside 甲乙), or a string whose last character opens a speaker cue
+    nearly every time (乙大 of 乙大喜, 乙大怒; only a name without aliases). An introduced name stays."""
+    forms = {f for d in drafts.values() for f in (d.name, *d.aliases) if len(f) >= 2}
+    cues = [c for c in words.speaker_cues if len(c) >= 2]
+    for name in list(drafts):
+        draft = drafts[name]
+        if name in introduced or len(name) < 2:
+            continue
+        if len(name) == 3 and any(part in forms and
+                                  book.occurs(part) >= SHORTER_DOMINATES * book.occurs(name)
+                                  for part in (name[:2], name[1:])):
+            del drafts[name]
+            continue
+        if draft.aliases:
+            continue
+        opening = [c[1:] for c in cues if c.startswith(name[-1])]
+        if opening and book.occurs(name) and sum(book.occurs(name + c) for c in opening) >= \
+                FRAGMENT_SHARE * book.occurs(name):
+            del drafts[name]
 
 
 def _cue_pattern(words: PeopleWords) -> str:

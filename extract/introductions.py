@@ -142,10 +142,12 @@ class IntroductionReader:
         return found
 
     def _name_ending(self, before: str) -> str | None:
-        """The longest full name that ends right before 字 (甲乙字丙)."""
-        for size in (4, 3, 2):
-            if len(before) >= size and self.is_name(before[-size:]):
-                return before[-size:]
+        """The longest full name that ends right before 字 (甲乙字丙): a known person's first
+        (刺史甲乙字丙 is 甲乙's, not 史甲乙's)."""
+        for known in (self.is_person, self.is_name):
+            for size in (4, 3, 2):
+                if len(before) >= size and known(before[-size:]):
+                    return before[-size:]
         return None
 
     def _given_alone(self, text: str, at: int, before: str) -> str | None:

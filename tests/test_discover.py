@@ -96,3 +96,9 @@ def test_a_nickname_goes_to_the_introduced_person_not_the_rescuer() -> None:
     names = _by_name(discovered(DEFAULT_CORPUS, 44, 50))
     assert "时迁" in names and "杨雄" in names
     assert "鼓上蚤" not in names["杨雄"]
+
+
+def test_a_fragment_of_another_name_is_no_person() -> None:
+    """刺史甲乙，字丙: the courtesy name is 甲乙's, and 史甲乙 is no person of its own."""
+    names = _by_name(discovered(SANGUO, 1, 10))
+    assert "刘表" in names and not any(n.endswith("刘表") and n != "刘表" for n in names)

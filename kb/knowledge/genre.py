@@ -46,7 +46,7 @@ class PeopleWords(BaseModel):
     demonstratives: Words = Field(default=(), description="此人 opening a sentence: the one just named")
     family_marks: Words = Field(default=(), description="甲氏: the family of the surname 甲")
     titles: Words = Field(default=(), description="titles after a surname: 甲公, 甲丞相")
-    rank_suffixes: Words = Field(default=(), description="甲王, 甲侯: the rank that ends a fief's title")
+    rank_suffixes: Words = Field(default=(), description="甲王, 甲侯: the rank ending a fief's title")
     conferral_verbs: Words = Field(default=(), description="封 in 封甲为乙: a title conferred")
     kinship_forms: Words = Field(default=(), description="forms of address by rank: 二爷, 三郎")
     generic_speakers: Words = Field(default=(), description="speakers who are no one's name")
