@@ -442,7 +442,9 @@ def _finish(drafts: dict[str, _Draft], book: _Book) -> Discovery:
     id_of = {d.name: ids[n] for n, (_, d) in enumerate(kept)}
     entries, evidence = [], []
     for person, draft in kept:
-        aliases = sorted(draft.aliases, key=lambda a: (-form_count[a], a))
+        # the forms that are theirs everywhere first, most used first (search adds the first
+        # ones to a query); a title they hold in some chapters only comes after
+        aliases = sorted(draft.aliases, key=lambda a: (a in draft.spans, -form_count[a], a))
         entries.append(LexiconEntry(id=id_of[draft.name], name=draft.name, aliases=aliases,
                                     first_chapter=first.get(person.id),
                                     last_chapter=last.get(person.id), mentions=count[person.id],

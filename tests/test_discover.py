@@ -102,3 +102,11 @@ def test_a_fragment_of_another_name_is_no_person() -> None:
     """刺史甲乙，字丙: the courtesy name is 甲乙's, and 史甲乙 is no person of its own."""
     names = _by_name(discovered(SANGUO, 1, 10))
     assert "刘表" in names and not any(n.endswith("刘表") and n != "刘表" for n in names)
+
+
+def test_a_held_title_comes_after_the_persons_own_forms() -> None:
+    """Search adds a person's first aliases to a query: a title held in some chapters only (温侯)
+    must not come before the forms that are theirs everywhere."""
+    entry = next(e for e in discovered(SANGUO, 1, 20).entries if e.name == "吕布")
+    spans = [a in entry.alias_chapters for a in entry.aliases]
+    assert spans == sorted(spans)
