@@ -6,6 +6,8 @@ from __future__ import annotations
 from extract.introductions import Intro, IntroductionReader
 from kb.knowledge.genre import genre
 
+# A text opens with a paragraph break ("\n…"): a short literal holding 为 would otherwise be
+# harvested as a question by tests/golden/answers.py.
 PEOPLE = {"钱甲", "钱丙", "孙丁", "孙戊", "周庚", "司马辛"}
 
 
@@ -25,17 +27,17 @@ def test_a_sobriquet_after_daohao_and_its_stem() -> None:
 
 def test_a_given_name_alone_before_zi() -> None:
     """司马辛为文学掾。辛字季达: the given name alone, the full name said just before."""
-    text = "以钱甲为东曹掾，司马辛为文学掾。辛字季达，河北人也。"
+    text = "\n以钱甲为东曹掾，司马辛为文学掾。辛字季达，河北人也。"
     assert ("司马辛", "季达", "courtesy") in _aliases(text)
 
 
 def test_an_unquoted_nickname_after_renchengwei() -> None:
-    text = "此人勇力过人，乃孙丁也，人皆称为铁汉；不可轻敌。"
+    text = "\n此人勇力过人，乃孙丁也，人皆称为铁汉；不可轻敌。"
     assert ("孙丁", "铁汉", "nickname") in _aliases(text)
 
 
 def test_a_name_taken_later() -> None:
-    text = "钱丙曰：某本姓钱，为因逃难，更名单行。"
+    text = "\n钱丙曰：某本姓钱，为因逃难，更名单行。"
     assert ("钱丙", "单行", "new name") in _aliases(text)
 
 
@@ -55,7 +57,7 @@ def test_the_nearest_person_when_two_are_introduced_together() -> None:
 def test_a_quoted_epithet_before_an_unknown_word_names_no_one() -> None:
     """唤做『X』某某: the epithet stands before a name we do not know; the person named earlier
     in the sentence is not its bearer."""
-    text = "回至城外，被钱甲撞见，为头一个唤做『险神』郁某某，聚集众人。"
+    text = "\n回至城外，被钱甲撞见，为头一个唤做『险神』郁某某，聚集众人。"
     assert not any(alias == "险神" for _, alias, _ in _aliases(text))
 
 
@@ -79,13 +81,14 @@ def test_the_youngest_of_a_named_family() -> None:
 
 
 def test_a_nickname_of_the_person_the_sentence_before_named() -> None:
-    """…必孙丁也。此人勇力过人，人皆称为丙: 此人 is the one just named."""
-    text = "今来救者，必孙丁也。此人勇力过人，人皆称为铁汉；不可轻敌。"
+    """…必孙丁也。此人勇力过人，人皆称为丙: 此人 is the one
+    just named."""
+    text = "\n今来救者，必孙丁也。此人勇力过人，人皆称为铁汉；不可轻敌。"
     assert ("孙丁", "铁汉", "nickname") in _aliases(text)
 
 
 def test_a_new_name_may_be_a_full_name() -> None:
-    text = "钱丙曰：某本颍川人，为因逃难，更名孙戊。"
+    text = "\n钱丙曰：某本颍川人，为因逃难，更名孙戊。"
     assert ("钱丙", "孙戊", "new name") in _aliases(text)
 
 
