@@ -19,6 +19,7 @@ extraction pipeline in place of a curated `lexicon.jsonl`.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -32,11 +33,12 @@ from core.errors import ConfigError
 from core.text import to_simplified
 from extract.epithets import epithets
 from extract.introductions import Intro, IntroductionReader, sentence_around
-from extract.name_stats import TextStats, full_names, is_word
+from extract.name_stats import TextStats, full_names, generic_start, is_proper_noun, is_word
 from extract.names import LexiconEntry, read_lexicon
 from extract.person_ids import person_ids
 from extract.text import ChapterTexts
 from extract.title_forms import TitleCandidate, TitleTie, tie_title
+from extract.title_holders import TitleWords, title_holders
 from kb.knowledge.genre import PeopleWords, genre
 from kb.knowledge.surnames import Surnames, surnames
 
@@ -48,6 +50,13 @@ DISCOVERED_DIR = "discovered"
 LEXICON_FILE, EVIDENCE_FILE, AMBIGUOUS_FILE = "lexicon.jsonl", "evidence.jsonl", "ambiguous.jsonl"
 MIN_MENTIONS = 3
 """A person named fewer times (by all their forms) is left out: too little to tell."""
+MIN_TITLE_PERSON, MIN_SPOKEN_TITLE = 5, 2
+"""A person named only by a title form: used and speaking this often."""
+NEAR_OWNER = 0.3
+MIN_CONVERSE, MIN_TOGETHER = 2, 0.15
+FRAGMENT_SHARE = 0.6
+SHORTER_DOMINATES = 3
+TITLE_WINDOW = 150
 OWN_TITLES = ("夫人", "娘子", "姑娘", "小姐", "氏", "太公", "公子")
 """Titles after a surname that name someone else than the bearer of the surname's name (甲夫人 is
 his wife or sister): such a form is no alias of a same-surname person."""
@@ -63,7 +72,7 @@ class AliasEvidence(BaseModel):
     chapter: int
     quote: str
     rule: str = ""
-    """courtesy / renamed / childhood / nickname / surname+courtesy / title"""
+    """courtesy / renamed / new name / childhood / styled / nickname / surname+courtesy / title"""
 
 
 class AmbiguousForm(BaseModel):
@@ -89,6 +98,8 @@ class _Draft:
 
     name: str
     aliases: dict[str, AliasEvidence | None] = field(default_factory=dict)
+    spans: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """aliases that are theirs in some chapters only (a title they hold there)"""
 
     def add(self, alias: str, evidence: AliasEvidence | None) -> None:
         if alias != self.name and (alias not in self.aliases or self.aliases[alias] is None):
@@ -110,6 +121,26 @@ class _Book:
     def occurs(self, form: str) -> int:
         return self.joined.count(form)
 
+    def before_counts(self, tails: Iterable[str], width: int = 2, after: str = "") -> Counter[str]:
+        """How often each tail stands in the text with each of the 1…`width` characters before it
+        (甲将军, 甲乙将军), followed by `after` (a regex) when given: one scan for all tails, where
+        counting each form apart would read the book once per form."""
+        return Counter({head + tail: n for (head, tail), n in self.heads(tails, width, after).items()})
+
+    def heads(self, tails: Iterable[str], width: int = 2, after: str = "") -> Counter[tuple[str, str]]:
+        """`before_counts` keyed by (the characters before, the tail)."""
+        pattern = re.compile("(?=(" + "|".join(map(re.escape, sorted(set(tails), key=len,
+                                                                      reverse=True))) + ")" +
+                             (f"(?:{after})" if after else "") + ")")
+        counts: Counter[tuple[str, str]] = Counter()
+        text = self.joined
+        for m in pattern.finditer(text):
+            at, tail = m.start(), m.group(1)
+            for size in range(1, width + 1):
+                if at >= size:
+                    counts[(text[at - size:at], tail)] += 1
+        return counts
+
 
 def discover_lexicon(texts: ChapterTexts, progress: Progress | None = None) -> Discovery:
     """The book's people with their aliases, the evidence of each alias and the shared forms."""
@@ -120,15 +151,25 @@ def discover_lexicon(texts: ChapterTexts, progress: Progress | None = None) -> D
     tick(1, steps)
     stats = TextStats.of(list(book.simplified.values()), names_of, words)
     tick(2, steps)
-    reader = IntroductionReader(words, lambda s: _loose_name(s, stats, names_of, words))
+    counted = full_names(stats, names_of, words)
+    known = set(counted)
+    reader = IntroductionReader(words, lambda s: _loose_name(s, stats, names_of, words),
+                                known.__contains__)
+    introduced: Counter[str] = Counter()
+    for text in book.simplified.values():
+        introduced.update(reader.introduced(text))
+    known |= {name for name, n in introduced.items() if n >= 2}
     intros = [i for c, text in book.simplified.items() for i in reader.read(c, text)]
-    protected = frozenset(i.name for i in intros if i.name)
-    drafts = {n: _Draft(n) for n in full_names(stats, names_of, words, protected)}
-    _add_introduced(drafts, intros, book, names_of)
+    drafts = {n: _Draft(n) for n in counted}
+    drafts.update((i.name, _Draft(i.name)) for i in intros if i.name and i.name not in drafts)
+    _add_introduced(drafts, intros, book, names_of, words.titles)
     tick(3, steps)
-    _drop_alias_names(drafts)
+    _drop_alias_names(drafts, frozenset(i.name for i in intros if i.kind == "name" and i.name), book)
     _add_epithets(drafts, book)
     _add_titles(drafts, book, names_of, words)
+    _add_held_titles(drafts, book, names_of, words)
+    _drop_fragments(drafts, book, words, frozenset(i.name for i in intros if i.name))
+    _add_title_people(drafts, book, names_of, words)
     tick(4, steps)
     discovery = _finish(drafts, book)
     tick(5, steps)
@@ -140,12 +181,20 @@ def _loose_name(s: str, stats: TextStats, names_of: Surnames, words: PeopleWords
     text more than once, not a generic speaker or a title form."""
     surname = names_of.of(s)
     return surname is not None and 1 <= len(s) - len(surname) <= 2 and stats.count[s] >= 2 and \
-        s not in words.generic_speakers and s[len(surname):] not in words.titles and \
-        not is_word(s, surname)
+        not generic_start(s, words) and s[len(surname):] not in words.titles and \
+        (is_proper_noun(s) or not is_word(s, surname))
+
+
+def _title_stem(alias: str, titles: Iterable[str]) -> str | None:
+    """道号丙先生: 丙, when the text also uses it alone (a sobriquet without its title)."""
+    for title in sorted(titles, key=len, reverse=True):
+        if alias.endswith(title) and len(alias) - len(title) >= 2:
+            return alias[:-len(title)]
+    return None
 
 
 def _add_introduced(drafts: dict[str, _Draft], intros: Iterable[Intro], book: _Book,
-                    names_of: Surnames) -> None:
+                    names_of: Surnames, titles: Iterable[str]) -> None:
     for intro in intros:
         if intro.name is None:
             continue
@@ -155,6 +204,10 @@ def _add_introduced(drafts: dict[str, _Draft], intros: Iterable[Intro], book: _B
         quote = book.quote(intro.chapter, intro.start, intro.end)
         draft.add(intro.alias, AliasEvidence(alias=intro.alias, person=intro.name,
                                              chapter=intro.chapter, quote=quote, rule=intro.kind))
+        stem = _title_stem(intro.alias, titles) if intro.kind == "styled" else None
+        if stem and book.occurs(stem) > book.occurs(intro.alias):
+            draft.add(stem, AliasEvidence(alias=stem, person=intro.name, chapter=intro.chapter,
+                                          quote=quote, rule="styled"))
         surname = names_of.of(intro.name)
         if intro.kind in ("courtesy", "renamed") and surname:
             joined = surname + intro.alias
@@ -163,20 +216,33 @@ def _add_introduced(drafts: dict[str, _Draft], intros: Iterable[Intro], book: _B
                                                 quote=quote, rule="surname+" + intro.kind))
 
 
-def _drop_alias_names(drafts: dict[str, _Draft]) -> None:
-    """A 'person' whose name is another's alias (甲丙 once 丙 is 甲乙's courtesy name) is that person."""
+def _drop_alias_names(drafts: dict[str, _Draft], formal: frozenset[str], book: _Book) -> None:
+    """A 'person' whose name is another's alias (甲丙 once 丙 is 甲乙's courtesy name, 甲乙 更名丙丁)
+    is that person (named by the name the text uses more, when it is a new name). Two names each
+    given by a 姓…名 formula are two people: the alias is taken back, never the two merged."""
     owners: dict[str, set[str]] = {}
     for draft in drafts.values():
         for alias in draft.aliases:
             owners.setdefault(alias, set()).add(draft.name)
     for name in list(drafts):
         holders = owners.get(name, set()) - {name}
-        if len(holders) == 1 and not drafts[name].aliases:
-            del drafts[name]
-        elif len(holders) == 1:
-            holder = drafts[next(iter(holders))]
-            for alias, evidence in drafts.pop(name).aliases.items():
-                holder.add(alias, evidence)
+        if name not in drafts or len(holders) != 1 or next(iter(holders)) not in drafts:
+            continue
+        holder = drafts[next(iter(holders))]
+        if name in formal and holder.name in formal:
+            holder.aliases.pop(name, None)
+            continue
+        merged = drafts.pop(name)
+        tie = holder.aliases.get(name)
+        if tie is not None and tie.rule == "new name" and book.occurs(name) > book.occurs(holder.name):
+            evidence = holder.aliases.pop(name, None)
+            merged, holder = holder, merged
+            drafts[holder.name] = drafts.pop(merged.name)
+            drafts[holder.name] = holder
+            holder.add(merged.name, evidence.model_copy(update={"alias": merged.name})
+                       if evidence else None)
+        for alias, alias_evidence in merged.aliases.items():
+            holder.add(alias, alias_evidence)
 
 
 def _unshared_owner(drafts: dict[str, _Draft]) -> dict[str, str]:
@@ -202,15 +268,107 @@ def _add_titles(drafts: dict[str, _Draft], book: _Book, names_of: Surnames,
         if surname:
             forms = (draft.name, *(a for a in draft.aliases if len(a) >= 2))
             by_surname.setdefault(surname, []).append(TitleCandidate(draft.name, forms))
-    titles = [t for t in words.titles if t not in OWN_TITLES]
+    titles = [t for t in (*words.titles, *words.kinship_forms) if t not in OWN_TITLES]
+    kinship = frozenset(words.kinship_forms)
+    cues = _cue_pattern(words)
+    counts = book.before_counts(titles)
     for surname, candidates in sorted(by_surname.items()):
         for title in titles:
             form = surname + title
-            if form in drafts or book.occurs(form) < 3:
+            if form in drafts or counts[form] < 3:
                 continue
             tie = tie_title(form, title, candidates, book.simplified)
-            if tie is not None:
+            if tie is not None and not (title in kinship and _converse(book, form, tie.people, cues)):
                 _add_tie(drafts, tie, book)
+
+
+def _drop_fragments(drafts: dict[str, _Draft], book: _Book, words: PeopleWords,
+                    introduced: frozenset[str]) -> None:
+    """A 'name' that is a piece of other words: another person's form and one character more
+    far more used (甲侯之, 某甲乙 beside 甲乙), or a string whose last character opens a speaker cue
+    nearly every time (乙大 of 乙大喜, 乙大怒; only a name without aliases). An introduced name stays."""
+    forms = {f for d in drafts.values() for f in (d.name, *d.aliases) if len(f) >= 2}
+    cues = [c for c in words.speaker_cues if len(c) >= 2]
+    for name in list(drafts):
+        draft = drafts[name]
+        if name in introduced or len(name) < 2:
+            continue
+        if len(name) == 3 and any(part in forms and
+                                  book.occurs(part) >= SHORTER_DOMINATES * book.occurs(name)
+                                  for part in (name[:2], name[1:])):
+            del drafts[name]
+            continue
+        if draft.aliases:
+            continue
+        opening = [c[1:] for c in cues if c.startswith(name[-1])]
+        if opening and book.occurs(name) and sum(book.occurs(name + c) for c in opening) >= \
+                FRAGMENT_SHARE * book.occurs(name):
+            del drafts[name]
+
+
+def _cue_pattern(words: PeopleWords) -> str:
+    return "|".join(map(re.escape, sorted(words.speaker_cues, key=len, reverse=True)))
+
+
+def _converse(book: _Book, form: str, people: Iterable[str], cues: str) -> bool:
+    """The kinship form and the person it would be tied to act in one sentence (甲大郎…甲乙道):
+    two people of one family, not one person — in `MIN_TOGETHER` of its uses, or a speaking form
+    beside a speaking name twice."""
+    sentences = re.compile(r"[^。！？\n]+")
+    names = [p for p in people]
+    speaks = re.compile(f"(?:{re.escape(form)})(?:{cues})")
+    together = spoken = uses = 0
+    for text in book.simplified.values():
+        for m in sentences.finditer(text):
+            sentence = m.group()
+            if form not in sentence:
+                continue
+            uses += 1
+            rest = sentence.replace(form, "")
+            if any(n in rest for n in names):
+                together += 1
+                spoken += bool(speaks.search(sentence))
+    return spoken >= MIN_CONVERSE or (uses > 0 and together >= MIN_TOGETHER * uses)
+
+
+def _add_title_people(drafts: dict[str, _Draft], book: _Book, names_of: Surnames,
+                      words: PeopleWords) -> None:
+    """People the text names only by surname + title or kinship form (甲太公, 甲夫人, 甲二娘,
+    甲太尉): such a form that speaks, no one's alias, is a person of its own — when its title
+    names someone other than a same-surname person (甲夫人, 甲二娘), or no same-surname person
+    is named in most of its passages (then it is not one of theirs left untied)."""
+    tails = (*words.titles, *words.kinship_forms)
+    spoken = book.heads(tails, after=_cue_pattern(words))
+    counts = book.before_counts(tails)
+    taken = {form for d in drafts.values() for form in (d.name, *d.aliases)}
+    own = frozenset(OWN_TITLES) | frozenset(words.kinship_forms)
+    surnamed: dict[str, list[str]] = {}
+    for name in drafts:
+        surname = names_of.of(name)
+        if surname:
+            surnamed.setdefault(surname, []).append(name)
+    for (head, tail), n in sorted(spoken.items()):
+        form = head + tail
+        if n < MIN_SPOKEN_TITLE or counts[form] < MIN_TITLE_PERSON or form in taken or \
+                names_of.of(form + "甲") != head or form in words.generic_speakers:
+            continue
+        if tail not in own and _near_share(book, form, surnamed.get(head, [])) >= NEAR_OWNER:
+            continue
+        drafts[form] = _Draft(form)
+        taken.add(form)
+
+
+def _near_share(book: _Book, form: str, names: list[str]) -> float:
+    """The share of the form's uses with one of the names within the title passage window."""
+    if not names:
+        return 0.0
+    pattern = re.compile("|".join(map(re.escape, names)))
+    near = total = 0
+    for text in book.simplified.values():
+        for m in re.finditer(re.escape(form), text):
+            total += 1
+            near += bool(pattern.search(text, max(0, m.start() - TITLE_WINDOW), m.end() + TITLE_WINDOW))
+    return near / total if total else 0.0
 
 
 def _add_tie(drafts: dict[str, _Draft], tie: TitleTie, book: _Book) -> None:
@@ -221,8 +379,42 @@ def _add_tie(drafts: dict[str, _Draft], tie: TitleTie, book: _Book) -> None:
                                                    quote=quote, rule=rule))
 
 
+def _add_held_titles(drafts: dict[str, _Draft], book: _Book, names_of: Surnames,
+                     words: PeopleWords) -> None:
+    """Titles used alone (see `extract.title_holders`): each holder's alias in their chapters,
+    with their surname + the title when the text writes it (乙北侯 once 北侯 is 乙丙's). A
+    'person' named by a title that others hold is no person."""
+    people = {d.name: (d.name, *(a for a in d.aliases if len(a) >= 2)) for d in drafts.values()}
+    surname_forms = {d.name: [a for a, e in d.aliases.items() if e is not None and
+                              e.rule.startswith("title")] for d in drafts.values()}
+    title_words = TitleWords(tuple(t for t in words.titles if t not in OWN_TITLES),
+                             words.rank_suffixes, words.conferral_verbs,
+                             frozenset(words.generic_speakers) | frozenset(words.kinship_forms),
+                             frozenset(words.determiners))
+    holdings = title_holders(book.simplified, people, surname_forms, title_words)
+    for h in holdings:
+        if h.title in drafts and h.title != h.person:
+            del drafts[h.title]
+    for h in holdings:
+        draft = drafts.get(h.person)
+        if draft is None or h.title in draft.aliases and draft.aliases[h.title] is not None and \
+                h.title not in draft.spans:
+            continue  # already theirs everywhere
+        s = h.evidence
+        quote = book.quote(s.chapter, s.start, s.end)
+        draft.add(h.title, AliasEvidence(alias=h.title, person=h.person, chapter=s.chapter,
+                                         quote=quote, rule="title held"))
+        first, last = draft.spans.get(h.title, (h.first, h.last))
+        draft.spans[h.title] = (min(first, h.first), max(last, h.last))
+        surname = names_of.of(h.person)
+        if surname and book.occurs(surname + h.title):
+            draft.add(surname + h.title, AliasEvidence(alias=surname + h.title, person=h.person,
+                                                       chapter=s.chapter, quote=quote,
+                                                       rule="surname+title held"))
+
+
 def _finish(drafts: dict[str, _Draft], book: _Book) -> Discovery:
-    from extract.names import NameForm, Roster  # the matcher counts mentions as extraction will
+    from extract.names import ChapterSpan, NameForm, Roster  # counts mentions as extraction will
     from kb.knowledge.models import Person
 
     holders: dict[str, list[str]] = {}
@@ -231,7 +423,8 @@ def _finish(drafts: dict[str, _Draft], book: _Book) -> Discovery:
             holders.setdefault(form, []).append(draft.name)
     people = [Person(id=f"p{n}", name=d.name, aliases=list(d.aliases), confidence=0.5,
                      origin="extracted") for n, d in enumerate(drafts.values())]
-    roster = Roster(people, [NameForm(form, f"p{n}", 2 if form == d.name else 1)
+    roster = Roster(people, [NameForm(form, f"p{n}", 2 if form == d.name else 1,
+                                      ChapterSpan(*d.spans[form]) if form in d.spans else None)
                              for n, d in enumerate(drafts.values()) for form in (d.name, *d.aliases)])
     count: Counter[str] = Counter()
     first: dict[str, int] = {}
@@ -249,17 +442,30 @@ def _finish(drafts: dict[str, _Draft], book: _Book) -> Discovery:
     id_of = {d.name: ids[n] for n, (_, d) in enumerate(kept)}
     entries, evidence = [], []
     for person, draft in kept:
-        aliases = sorted(draft.aliases, key=lambda a: (-form_count[a], a))
+        # the forms that are theirs everywhere first, most used first (search adds the first
+        # ones to a query); a title they hold in some chapters only comes after
+        aliases = sorted(draft.aliases, key=lambda a: (a in draft.spans, -form_count[a], a))
         entries.append(LexiconEntry(id=id_of[draft.name], name=draft.name, aliases=aliases,
                                     first_chapter=first.get(person.id),
-                                    last_chapter=last.get(person.id), mentions=count[person.id]))
+                                    last_chapter=last.get(person.id), mentions=count[person.id],
+                                    alias_chapters={a: draft.spans[a] for a in aliases
+                                                    if a in draft.spans}))
         evidence += [e.model_copy(update={"person": id_of[draft.name]})
                      for e in (draft.aliases[a] for a in aliases) if e is not None]
     ambiguous = [AmbiguousForm(form=form, people=[id_of[n] for n in names if n in id_of],
                                mentions=book.occurs(form))
                  for form, names in sorted(holders.items())
-                 if len([n for n in names if n in id_of]) > 1]
+                 if len([n for n in names if n in id_of]) > 1 and
+                 _overlap([drafts[n].spans.get(form) for n in names if n in id_of])]
     return Discovery(entries, evidence, ambiguous)
+
+
+def _overlap(spans: list[tuple[int, int] | None]) -> bool:
+    """Two holders of a form whose chapters meet (a title passed on is not shared)."""
+    if any(s is None for s in spans):
+        return True
+    ordered = sorted(s for s in spans if s is not None)
+    return any(b[0] <= a[1] for a, b in zip(ordered, ordered[1:], strict=False))
 
 
 # -- storage --------------------------------------------------------------------------------------

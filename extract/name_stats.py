@@ -24,6 +24,8 @@ from kb.knowledge.surnames import Surnames
 MIN_COUNT = 4
 """Occurrences below this say nothing a statistic can read."""
 MIN_SPOKEN = 2
+SPEAKS_OFTEN = 5
+"""A dictionary proper noun (`nz`) that speaks this often is a person's name all the same."""
 ABSORBED = 0.7
 """A string whose one neighbour accompanies it this often is part of a longer unit."""
 GENERIC_SHARE = 0.2
@@ -63,6 +65,16 @@ def is_common_word(word: str) -> bool:
 def is_word(s: str, surname: str) -> bool:
     """A common word, or one with a character after it (a common word + 上): not a name."""
     return is_common_word(s) or (len(s) == 3 and len(surname) == 1 and is_common_word(s[:2]))
+
+
+def is_proper_noun(word: str) -> bool:
+    """The dictionary's other proper nouns (`nz`): a name the text may use for a person."""
+    return dictionary_tag(word)[1] == "nz"
+
+
+def generic_start(s: str, words: PeopleWords) -> bool:
+    """和尚道, 老者曰: a generic speaker starts the string, whatever the dictionary says of it."""
+    return any(s.startswith(g) for g in words.generic_speakers)
 
 
 def is_dictionary_name(word: str) -> bool:
@@ -143,7 +155,9 @@ def full_names(stats: TextStats, surnames: Surnames, words: PeopleWords,
         surname = surnames.of(s)
         if surname is None or s == surname or s[len(surname):] in tails or s[-1:] in tails:
             continue
-        if stats.after_determiner[s] > GENERIC_SHARE * n or is_word(s, surname):
+        if stats.after_determiner[s] > GENERIC_SHARE * n or generic_start(s, words):
+            continue
+        if is_word(s, surname) and not (is_proper_noun(s) and stats.spoken[s] >= SPEAKS_OFTEN):
             continue
         if stats.spoken[s] >= MIN_SPOKEN or is_dictionary_name(s):
             first[s] = n

@@ -13,8 +13,8 @@ a form of their own), else the one named nearest after it, else the one the chap
 highest first: a scene form of the corpus tables inside its chapters (那妇人 in one woman's
 chapters is her), a lexicon person's own name, a lexicon alias. A lexicon alias (a nickname, a
 title) matches only from the person's first chapter on, and the short aliases of the tables'
-`alias_chapters` only in their chapters: a nickname that is also a common word of the text
-denotes no one before its person enters.
+`alias_chapters` (or of the entry's own: a title the person holds there) only in their chapters:
+a nickname that is also a common word of the text denotes no one before its person enters.
 """
 
 from __future__ import annotations
@@ -65,6 +65,8 @@ class LexiconEntry(BaseModel):
     last_chapter: int | None = None
     mentions: int | None = None
     profile: str = ""
+    alias_chapters: dict[str, tuple[int, int]] = Field(default_factory=dict)
+    """aliases that name the person in some chapters only (a title they hold there: first, last)"""
 
     def person(self) -> Person:
         return Person(id=self.id, name=self.name, aliases=list(self.aliases), profile=self.profile,
@@ -225,7 +227,8 @@ class Roster:
         """Every lexicon person with their name forms, and the tables' scene forms."""
         tables = tables or CorpusTables()
         people = [e.person() for e in lexicon]
-        forms = [f for person in people for f in _forms_of(person, tables)]
+        forms = [f for e, person in zip(lexicon, people, strict=True)
+                 for f in _forms_of(person, tables, e.alias_chapters)]
         known = {p.id for p in people}
         forms += [NameForm(to_simplified(form), s.person, SCENE, ChapterSpan(s.first, s.last))
                   for s in tables.scene_forms if s.person in known for form in s.forms]
@@ -315,15 +318,18 @@ class Roster:
         self._chapter_keys.clear()
 
 
-def _forms_of(person: Person, tables: CorpusTables) -> list[NameForm]:
+def _forms_of(person: Person, tables: CorpusTables,
+              spans: dict[str, tuple[int, int]] | None = None) -> list[NameForm]:
     forms = []
     for n, name in enumerate(person.all_names):
         form = to_simplified(name)
         if len(form) < MIN_FORM or form in tables.name_forms_skipped or \
                 form in genre().address_terms:  # titles that denote whoever holds them
             continue
-        forms.append(NameForm(form, person.id, PRIMARY if n == 0 else ALIAS,
-                              None if n == 0 else _alias_scope(form, person.first_chapter, tables)))
+        span = (spans or {}).get(name)
+        scope = None if n == 0 else ChapterSpan(*span) if span else \
+            _alias_scope(form, person.first_chapter, tables)
+        forms.append(NameForm(form, person.id, PRIMARY if n == 0 else ALIAS, scope))
     return forms
 
 

@@ -71,3 +71,42 @@ def test_written_and_read_back(tmp_path: Path) -> None:
     discovery = discovered(SANGUO, 1, 5)
     write_discovery(discovery, tmp_path / "discovered")
     assert read_discovery(tmp_path / "discovered") == discovery
+
+
+def test_a_title_used_alone_is_its_holders_in_their_chapters() -> None:
+    """温侯 stands for the one person who holds it (温侯吕布 / the text's own statements), only in
+    the chapters where he does; the lexicon carries the span for the matcher."""
+    discovery = discovered(SANGUO, 1, 20)
+    entry = next(e for e in discovery.entries if e.name == "吕布")
+    assert "温侯" in entry.aliases
+    first, last = entry.alias_chapters["温侯"]
+    assert 1 <= first <= last <= 20
+    assert any(e.alias == "温侯" and e.rule == "title held" for e in discovery.evidence)
+
+
+def test_a_person_the_text_names_only_by_a_title() -> None:
+    """刘太公 (surname + 太公) speaks and is no one's alias: a person of their own."""
+    names = _by_name(discovered(DEFAULT_CORPUS, 1, 10))
+    assert "刘太公" in names
+
+
+def test_a_nickname_goes_to_the_introduced_person_not_the_rescuer() -> None:
+    """姓时名迁…却是杨雄救了他，人都叫做「鼓上蚤」: the nickname is not 杨雄's, and 杨雄 and 时迁 stay
+    two people."""
+    names = _by_name(discovered(DEFAULT_CORPUS, 44, 50))
+    assert "时迁" in names and "杨雄" in names
+    assert "鼓上蚤" not in names["杨雄"]
+
+
+def test_a_fragment_of_another_name_is_no_person() -> None:
+    """刺史甲乙，字丙: the courtesy name is 甲乙's, and 史甲乙 is no person of its own."""
+    names = _by_name(discovered(SANGUO, 1, 10))
+    assert "刘表" in names and not any(n.endswith("刘表") and n != "刘表" for n in names)
+
+
+def test_a_held_title_comes_after_the_persons_own_forms() -> None:
+    """Search adds a person's first aliases to a query: a title held in some chapters only (温侯)
+    must not come before the forms that are theirs everywhere."""
+    entry = next(e for e in discovered(SANGUO, 1, 20).entries if e.name == "吕布")
+    spans = [a in entry.alias_chapters for a in entry.aliases]
+    assert spans == sorted(spans)

@@ -41,3 +41,15 @@ def test_without_a_name_nearby_the_chapter_decides() -> None:
 
 def test_an_unshared_form_is_untouched() -> None:
     assert _people(_roster(), 41, "孙丙曰：可也。") == [("孙丙", "sun_c")]
+
+
+def test_a_title_passed_on_names_each_holder_in_their_chapters() -> None:
+    """北王 is 赵甲's in chapters 1–20 and 钱乙's in 21–40 (the lexicon's alias_chapters): no
+    passage needed to tell them apart, and outside both stretches it names no one."""
+    roster = Roster.build([
+        LexiconEntry(id="zhao_a", name="赵甲", aliases=["北王"], alias_chapters={"北王": (1, 20)}),
+        LexiconEntry(id="qian_b", name="钱乙", aliases=["北王"], alias_chapters={"北王": (21, 40)}),
+    ])
+    assert _people(roster, 5, "北王曰：可也。") == [("北王", "zhao_a")]
+    assert _people(roster, 30, "钱乙入帐，赵甲随之。北王曰：可也。")[-1] == ("北王", "qian_b")
+    assert _people(roster, 50, "北王曰：可也。") == []
