@@ -175,8 +175,9 @@ def build_book(root: Settings, request: BuildRequest, directory: Path, steps: St
     corpus = ingest(chapters, request, directory, steps)
     blocks = corpus.blocks
     cfg = build_settings(root, directory, request)
+    titles = {c.number: c.title for c in chapters}  # the 回目: headline events and summaries
     discovery = None if request.curated is not None else discover(blocks, directory, steps)
-    inputs = load_inputs(cfg, blocks, discovery)
+    inputs = load_inputs(cfg, blocks, discovery, titles)
     method = "llm" if request.llm else "offline"
     tick = steps.begin(f"extract records ({method}, per {'block' if request.llm else 'chapter'})")
     extractor = extractor_for(request, inputs, title, llm_cache, client)

@@ -12,7 +12,7 @@ from kb.answering.chapters import ChapterTitles
 from kb.answering.people_index import PeopleIndex
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.language import language
-from kb.knowledge.models import ChapterSummary, Event, State
+from kb.knowledge.models import ChapterSummary, Event, Record, State
 from kb.knowledge.profile import CorpusProfile
 
 
@@ -32,6 +32,7 @@ class Book:
     rendered: dict[str, str] = field(default_factory=dict)
     """Records rendered as text (record id → line): records do not change until a reload makes a
     new book."""
+    _curated: bool = False
 
     @classmethod
     def of(cls, bundle: KnowledgeBundle, titles: Mapping[int, str]) -> Book:
@@ -46,7 +47,19 @@ class Book:
         profile = bundle.profile.model_copy(update={"wordings": wordings})
         return cls(bundle, PeopleIndex.build(bundle.people), profile,
                    ChapterTitles(titles), {c.chapter: c for c in bundle.chapters},
-                   chapter_events, chapter_states)
+                   chapter_events, chapter_states,
+                   _curated=any(e.origin == "curated" for e in bundle.events))
+
+    @property
+    def curated(self) -> bool:
+        """The bundle holds records written by reading (水浒's): they are the book's accounts,
+        and the scene events extraction adds only say who was together."""
+        return self._curated
+
+    def told(self, record: Record) -> bool:
+        """A record that tells what happened: a curated one, or any when the book has none
+        (a book built from its text alone answers from its extracted records)."""
+        return not self._curated or getattr(record, "origin", "curated") == "curated"
 
     def name(self, person_id: str) -> str:
         person = self.people.people.get(person_id)

@@ -343,7 +343,7 @@ def lead_up(ctx: Ctx, pair: Pair, act: Event) -> list[Event]:
     lead = []
     for chapter in range(act.chapter - LEAD_UP_CHAPTERS, act.chapter + 1):
         for event in ctx.book.chapter_events.get(chapter, ()):
-            if event.order >= act.order or event.origin != "curated":
+            if event.order >= act.order or not ctx.book.told(event):
                 continue
             taking_part = any(p.person in ids for p in event.participants)
             if taking_part or any(n in event.title for n in names):

@@ -39,7 +39,7 @@ def compose_after_band(ctx: Ctx) -> Draft | None:
     joined = joined_at(timeline, ctx.plan.detail.after_band or "") if timeline else None
     if timeline is None or joined is None:
         return None
-    later = [e for e in timeline.events if e.origin == "curated" and (
+    later = [e for e in timeline.events if ctx.book.told(e) and (
         e.order > joined.order if isinstance(joined, Event) else e.chapter > joined.chapter)]
     if not later:
         return None
@@ -55,7 +55,7 @@ def scenes_at_place(ctx: Ctx, person_id: str) -> list[Event]:
     focus = ctx.plan.focus
     if timeline is None or not focus:
         return []
-    return [e for e in timeline.events if e.origin == "curated"
+    return [e for e in timeline.events if ctx.book.told(e)
             and all(f in to_simplified(e.place or "") for f in focus)]
 
 

@@ -28,7 +28,7 @@ def compose_arc_story(ctx: Ctx, arc: Arc) -> Draft | None:
     """How a named stretch of the story went: its turning points and headline scenes (all its
     scenes when it marks none) spread over its chapters, in book order, each with a quote."""
     scenes = [e for c in range(arc.first, arc.last + 1) for e in ctx.book.chapter_events.get(c, ())
-              if e.origin == "curated"]
+              if ctx.book.told(e)]
     if not scenes:
         return None
     scores = [2.0 * e.turning_point + 2.0 * e.headline for e in scenes]
@@ -57,7 +57,7 @@ def compose_chapter_story(ctx: Ctx, chapter: int) -> Draft:
     title = language().patterns.chapter_heading.sub("", ctx.g.chapter.title)  # said already
     w.add(ctx.say("chapter_story.lead", chapter=chapter, title=title, summary=summary.summary),
           record_quote(summary))
-    scenes = [e for e in ctx.book.chapter_events.get(chapter, ()) if e.origin == "curated"]
+    scenes = [e for e in ctx.book.chapter_events.get(chapter, ()) if ctx.book.told(e)]
     if scenes:
         w.add(ctx.say("chapter_story.scenes",
                       titles=ctx.say("sep.items").join(e.title for e in scenes)))

@@ -105,7 +105,7 @@ def candidates(ctx: Ctx) -> list[Record]:
     for record in records:
         if record.id in seen or (about and not participants(record) & about):
             continue
-        if isinstance(record, Event) and record.origin == "extracted":
+        if isinstance(record, Event) and not ctx.book.told(record):
             continue
         if isinstance(record, State) and record.kind == "place" and ctx.plan.asks != "where":
             continue  # a stay somewhere holds the place's name, not what happened there

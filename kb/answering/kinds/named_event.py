@@ -63,7 +63,7 @@ def _scenes(ctx: Ctx, focus: Sequence[str]) -> list[Event]:
                       for said in words)} for word in focus]
     return [e for chapter in sorted(ctx.book.chapter_events)
             for e in ctx.book.chapter_events[chapter]
-            if e.origin == "curated" and all(
+            if ctx.book.told(e) and all(
                 any(f in to_simplified(f"{e.title}{e.place or ''}") for f in word_forms)
                 for word_forms in forms)]
 
