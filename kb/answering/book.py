@@ -57,9 +57,12 @@ class Book:
         return self._curated
 
     def told(self, record: Record) -> bool:
-        """A record that tells what happened: a curated one, or any when the book has none
-        (a book built from its text alone answers from its extracted records)."""
-        return not self._curated or getattr(record, "origin", "curated") == "curated"
+        """A record that tells what happened: a curated one; in a book built from its text alone,
+        any but a scene event (which only says who was together): its 回目's headline events,
+        its relations and states."""
+        if self._curated:
+            return getattr(record, "origin", "curated") == "curated"
+        return not isinstance(record, Event) or record.headline
 
     def name(self, person_id: str) -> str:
         person = self.people.people.get(person_id)
