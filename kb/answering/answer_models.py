@@ -20,6 +20,9 @@ class PlanView(BaseModel):
         default=None, description="the question asks how the story began or how it ended")
     focus: list[str] = Field(default_factory=list,
                              description="the question's content words: what the evidence must hold")
+    lang: str = Field(default="zh", description="the language the question was asked in and "
+                      "the answer's frame is written in (zh, en); an English question's Chinese "
+                      "reading is the trace's read_as")
     kinds: list[str] = Field(default_factory=list,
                              description="the question kinds that may answer, in priority order "
                                          "(kb.answering.kinds); the trace's answered_by says "

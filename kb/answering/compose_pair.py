@@ -84,7 +84,7 @@ def compose_pair(ctx: Ctx, began: bool = False) -> Draft:
     g = ctx.g
     pair = g.pair
     assert pair is not None
-    a, b = pair.a.name, pair.b.name
+    a, b = ctx.name(pair.a.id), ctx.name(pair.b.id)
     chosen = {r.id for r in g.plan_records}
     relations = ordered_relations(pair, chosen)[:MAX_PAIR_RELATIONS]
     labels = ctx.say("sep.list").join(dict.fromkeys(ctx.label(r.type, r.label) for r in relations))

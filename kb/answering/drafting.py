@@ -20,8 +20,9 @@ from kb.answering.people_index import PeopleIndex
 from kb.answering.plan import Plan
 from kb.answering.quantities import has_quantity
 from kb.answering.record_search import participants, render
-from kb.knowledge.language import language
+from kb.knowledge.language import frames, language
 from kb.knowledge.models import Event, Record, Relation, State
+from kb.knowledge.pinyin_names import english_name
 from kb.knowledge.views import SourceView
 from retrieval.analyzers import FUNCTION_CHARS
 
@@ -93,7 +94,7 @@ def chapter_span(chapters: Sequence[int], lang: str = "zh") -> str:
     if not chapters:
         return ""
     lo, hi = min(chapters), max(chapters)
-    say = language(lang)
+    say = frames(lang)
     return say.phrase("chapter.one", n=lo) if lo == hi else say.phrase("chapter.span", lo=lo, hi=hi)
 
 
@@ -134,18 +135,20 @@ class Ctx:
         return self.passages.block(chunk_id)
 
     def name(self, person_id: str) -> str:
-        return self.book.name(person_id)
+        """A person's display name; in an English answer "Pinyin Name (汉字)"."""
+        name = self.book.name(person_id)
+        return name if self.plan.lang == "zh" else english_name(name)
 
     def label(self, relation_type: str, label: str) -> str:
         """A relation's label in the question's language (the record's own in Chinese)."""
-        return language(self.plan.lang).relation_labels.get(relation_type, label)
+        return frames(self.plan.lang).relation_labels.get(relation_type, label)
 
     def span(self, chapters: Sequence[int]) -> str:
         return chapter_span(chapters, self.plan.lang)
 
     def say(self, key: str, **fields: object) -> str:
         """The answer template `key` of the question's language, filled (kb/data/lang)."""
-        return language(self.plan.lang).phrase(key, **fields)
+        return frames(self.plan.lang).phrase(key, **fields)
 
     @property
     def all_names(self) -> list[str]:

@@ -22,6 +22,7 @@ from kb.answering.arcs import (
 )
 from kb.answering.book import Book
 from kb.answering.chapters import ChapterMatch
+from kb.answering.english import EnglishFront, is_english
 from kb.answering.expansion import expansions_for
 from kb.answering.kinds import select_kinds
 from kb.answering.ordering import (
@@ -121,9 +122,17 @@ class EvidencePipeline:
         """The provider's pair view, kept like timelines (read-only: copied before a change)."""
         self._journey = lru_cache(maxsize=TIMELINE_CACHE)(provider.journey)
         self.relatives = Relatives(lru_cache(maxsize=TIMELINE_CACHE)(provider.neighbors))
+        self.english = EnglishFront(bundle, self.pair_of)
 
     def plan(self, question: str, previous: Sequence[str] = ()) -> Plan:
-        """The whole plan of a question: the stretch of the story it names as its when (征某时,
+        """The whole plan of a question (`_plan`); an English question is planned as the Chinese
+        question it asks (kb.answering.english)."""
+        if is_english(question):
+            return self.english.plan(question, previous, self._plan)
+        return self._plan(question, previous)
+
+    def _plan(self, question: str, previous: Sequence[str] = ()) -> Plan:
+        """The whole plan of a Chinese question: the stretch of the story it names as its when (征某时,
         甲死后) or whose course it asks (三打某庄的经过), the plan of the rest of it, the one
         bearer of a shared name in a pair, whether it can be looked up at all, and the question
         kinds that may answer it."""

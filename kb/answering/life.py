@@ -53,7 +53,7 @@ def compose_journey(ctx: Ctx) -> Draft:
     g = ctx.g
     assert g.journey is not None
     after = g.after
-    person = g.journey.person.name
+    person = ctx.name(g.journey.person.id)
     all_stages = g.journey.stages
     later = [s for s in all_stages if after is not None and s.chapters and max(s.chapters) > after]
     shown = later or all_stages

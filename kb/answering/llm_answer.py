@@ -14,7 +14,7 @@ from kb.answering.book import Book
 from kb.answering.drafting import Draft
 from kb.answering.evidence import Evidence
 from kb.answering.record_search import render
-from kb.knowledge.language import language
+from kb.knowledge.language import frames
 
 PROMPT_VERSION = "answer-v2"
 class LLMCitation(BaseModel):
@@ -29,7 +29,7 @@ class LLMStageNote(BaseModel):
 
 class LLMReply(BaseModel):
     status: Literal["answered", "insufficient"]
-    answer: str = Field(default="", description="the answer in simplified Chinese")
+    answer: str = Field(default="", description="the answer, in the language the question was asked in")
     reason: str | None = Field(default=None, description="why the evidence is insufficient")
     citations: list[LLMCitation] = Field(default_factory=list)
     stage_notes: list[LLMStageNote] = Field(default_factory=list)
@@ -40,13 +40,14 @@ def build_messages(g: Evidence, book: Book, offline: Draft,
     """The prompt (the language's `prompt` templates): the plan (what is asked), the records, the
     packed blocks by id, the offline draft and, for journeys, the stages to write a note for; the
     same evidence the offline answer used."""
-    say = language().prompt
     plan = g.plan
+    say = frames(plan.lang).prompt
     names = {pid: p.name for pid, p in book.people.people.items()}
     knowledge = "\n".join(f"- [{h.record.id}] {h.text}" for h in g.knowledge[:30])
     evidence = "\n\n".join(f"[{c}]\n{b.display_text}" for c in g.packed
                            if (b := block_of(c)) is not None)
-    parts = [say.question.format(question=plan.question), say.plan.format(
+    parts = [say.question.format(question=plan.question, asked=plan.asked or plan.question),
+             say.plan.format(
         kind=plan.kind, asked=say.asks[plan.asks],
         moment=say.moment.format(moment=say.moments[plan.moment]) if plan.moment else "",
         focus=say.separator.join(plan.focus) or say.nothing,

@@ -13,7 +13,7 @@ PlanKind = Literal["pair", "journey", "open"]
 Ask = Literal["chapter", "how_many", "name", "made_of", "why", "where", "when", "identity", "who",
               "whether", "relation", "stages", "how", "what"]
 Moment = Literal["began", "ended"]
-Refusal = Literal["no_cjk", "dangling", "opinion"]
+Refusal = Literal["no_cjk", "dangling", "opinion", "unread"]
 
 
 @dataclass(frozen=True)
@@ -109,13 +109,15 @@ class Plan:
     """Kinship words the question puts after a name that no relative in the knowledge answers
     (某人的母亲: no mother of theirs on record)."""
     question: str = ""
-    """The question as asked: the lexical query is made of it, the LLM reads it."""
+    """The question as asked (of an English question, the Chinese question it asks): the lexical
+    query is made of it, the LLM reads it."""
     named: tuple[tuple[str, str], ...] = ()
     """(person id, the name as written) of everyone the question names, in question order, before
     a kinship word turns a name into the relative and before a pair is chosen."""
     refusal: Refusal | None = None
     """The question cannot be looked up at all (no Chinese, a 他 pointing nowhere, a reader's
-    judgement); `opinion` holds the judgement's words."""
+    judgement, an English question with nothing the reader reads); `opinion` holds the
+    judgement's words."""
     opinion: str = ""
     arc: Arc | None = None
     """The stretch of the story the question names as its when (征某时, 甲死后): everything is
@@ -127,6 +129,9 @@ class Plan:
     episode, meeting …): what a question kind may read of the question's words."""
     lang: str = "zh"
     """The language the question was asked in, and its answer is framed in (kb/data/lang)."""
+    asked: str = ""
+    """The question as the reader wrote it, when it was read as another language's question
+    (English: kb.answering.english); "" when it is `question` itself."""
     kinds: tuple[str, ...] = ()
     """The question kinds that may answer, in priority order (kb.answering.kinds): the first
     whose answer is found answers."""

@@ -26,8 +26,9 @@ from core.text import normalize, to_simplified
 from kb.answering.people_index import PeopleIndex
 from kb.answering.plan import Asserted, Plan
 from kb.answering.quantities import has_quantity
-from kb.knowledge.language import Role, language
+from kb.knowledge.language import Role, frames, language
 from kb.knowledge.models import RELATION_TYPES
+from kb.knowledge.pinyin_names import english_name
 
 MIN_COVERAGE = 0.25
 """An open question is answered only when a sentence of the evidence holds at least this share of
@@ -57,11 +58,16 @@ def refusal_reason(plan: Plan, book: str) -> str | None:
 
 
 def _say(plan: Plan, key: str, **fields: object) -> str:
-    return language(plan.lang).phrase(key, **fields)
+    return frames(plan.lang).phrase(key, **fields)
+
+
+def _named(plan: Plan, name: str) -> str:
+    """A person's name as the answer's language writes it (English: "Pinyin Name (汉字)")."""
+    return name if plan.lang == "zh" else english_name(name)
 
 
 def _names(plan: Plan, names: Sequence[str]) -> str:
-    return _say(plan, "sep.list").join(names)
+    return _say(plan, "sep.list").join(_named(plan, n) for n in names)
 
 
 def premise_problem(plan: Plan, relation_types: RelationTypes, evidence: Sequence[str],
@@ -96,10 +102,11 @@ def _false_premise(plan: Plan, asserted: Asserted, named: Sequence[str], people:
 
     agent = asserted.agent or named[0]
     others = [asserted.patient] if asserted.patient else [p for p in named if p != agent]
-    labels = "/".join(language(plan.lang).relation_labels.get(t, RELATION_TYPES[t])
+    labels = "/".join(frames(plan.lang).relation_labels.get(t, RELATION_TYPES[t])
                       for t in sorted(types))
     key = "premise.false_both" if asserted.act in MUTUAL_ACTS else "premise.false"
-    return _say(plan, key, a=name(agent), verb=asserted.word,
+    verb = _say(plan, f"premise.act.{asserted.act}", word=asserted.word)  # zh: the question's word
+    return _say(plan, key, a=_named(plan, name(agent)), verb=verb,
                 others=_names(plan, [name(p) for p in others]), labels=labels)
 
 
@@ -139,7 +146,7 @@ def unknown_name(plan: Plan, named: Sequence[str], people: PeopleIndex,
         return None
     asked = _asked_person(plan, named, people)
     if asked and _titles_only(people.people[asked].all_names, titles):
-        return _say(plan, "unnamed", name=people.people[asked].name)
+        return _say(plan, "unnamed", name=_named(plan, people.people[asked].name))
     return None
 
 

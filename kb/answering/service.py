@@ -28,7 +28,7 @@ from kb.answering.llm_answer import LLMAnswerer
 from kb.answering.quotes import check_quote
 from kb.answering.sessions import FileSessions, MemorySessions, SessionState, SessionStore
 from kb.knowledge.bundle import KnowledgeBundle
-from kb.knowledge.language import language
+from kb.knowledge.language import frames
 from kb.knowledge.loading import load_active_bundle
 from kb.knowledge.protocol import RelationProvider
 from kb.knowledge.views import SourceView
@@ -80,7 +80,9 @@ class AskService:
         draft, mode, kind = self._answer(pipeline, gathered)
         response = self._response(pipeline, draft, mode, gathered, session_id)
         response.trace["answered_by"] = kind
-        response.trace["lexical"] = self._lexical_trace(question, gathered, options)
+        response.trace["lexical"] = self._lexical_trace(gathered.plan.question, gathered, options)
+        if gathered.plan.asked and gathered.plan.refusal is None:  # the Chinese it was read as
+            response.trace["read_as"] = gathered.plan.question
         cited = [c.chapter for c in response.citations]
         self._remember(session_id, SessionState(
             gathered.plan.person_ids or (previous.person_ids if previous else []),
@@ -101,7 +103,7 @@ class AskService:
             return self.llm.answer(g, pipeline.book, offline, self.corpus.block), "llm", kind
         except Exception as exc:  # the offline answer stands in; the reason is logged
             log.warning("llm answer failed; offline answer used", extra={"error": str(exc)})
-            offline.reason = (offline.reason or "") + language(g.plan.lang).phrase(
+            offline.reason = (offline.reason or "") + frames(g.plan.lang).phrase(
                 "llm.fallback", error=type(exc).__name__)
             return offline, "offline", kind
 
@@ -116,7 +118,7 @@ class AskService:
                      if (b := self.corpus.block(c)) is not None]
         status = draft.status
         if any(not c.located for c in checks):
-            draft.reason = (draft.reason or "") + language(g.plan.lang).phrase("quotes.unlocated")
+            draft.reason = (draft.reason or "") + frames(g.plan.lang).phrase("quotes.unlocated")
         people = pipeline.people.people
         return AskResponse(
             status="answered" if status == "answered" else "insufficient",
@@ -125,7 +127,7 @@ class AskService:
             plan=PlanView(kind=g.plan.kind, people=[people[p].name for p in g.plan.person_ids],
                           person_ids=g.plan.person_ids, cleaned=g.plan.cleaned,
                           follow_up=g.plan.follow_up, asks=g.plan.asks, moment=g.plan.moment,
-                          focus=list(g.plan.focus), kinds=list(g.plan.kinds)),
+                          focus=list(g.plan.focus), kinds=list(g.plan.kinds), lang=g.plan.lang),
             citations=citations, quotes=checks, stages=draft.stages,
             context=AnswerContext(
                 knowledge=[KnowledgeItem(id=h.record.id, kind=type(h.record).__name__.lower(),

@@ -14,19 +14,17 @@ book's profile (`kb.knowledge.profile`)."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from core.errors import ConfigError
+from kb.knowledge.frames import LANG_DIR, Frames, read_model
 from kb.knowledge.genre import Grammar
-
-LANG_DIR = Path(__file__).resolve().parent.parent / "data" / "lang"
 
 Role = Literal[
     "deeds", "journey", "journey_strong", "frame", "pointing", "follow_up", "plural",
@@ -134,33 +132,9 @@ class Numerals(BaseModel):
     powers: dict[str, int]
 
 
-class Prompt(BaseModel):
-    """The LLM answer's prompt in this language: templates filled by kb.answering.llm_answer."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    system: str
-    asks: dict[str, str] = Field(description="what the plan asks (Plan.asks) said to the model")
-    moments: dict[str, str]
-    question: str
-    plan: str
-    moment: str
-    arc: str
-    knowledge: str
-    plan_records: str
-    summary: str
-    draft: str
-    stages: str
-    stage: str
-    evidence: str
-    reply: str
-    none: str
-    nothing: str
-    separator: str
-
-
-class Language(BaseModel):
-    """One language's words (rules in the module docstring)."""
+class Language(Frames):
+    """One language's question words (rules in the module docstring) and its answer frames
+    (`kb.knowledge.frames.Frames`)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -182,22 +156,8 @@ class Language(BaseModel):
     colloquial_folds: tuple[tuple[str, str], ...] = Field(
         default=(), description="colloquial asking words → the plain ones the rules know (啥 → "
                                 "什么, 咋 → 怎么), in order; they may change the text's length")
-    prompt: Prompt
-    relation_labels: dict[str, str] = Field(
-        default_factory=dict, description="relation type → its label, where not the records'")
-    say: dict[str, str] = Field(default_factory=dict,
-                                description="the answer templates: key → a format string")
     extraction: Grammar | None = Field(
         default=None, description="the grammar words the extractor reads (kb.knowledge.genre)")
-
-    def phrase(self, key: str, **fields: object) -> str:
-        """The answer template `key` filled with `fields`; a key the file lacks is an error
-        naming it."""
-        try:
-            template = self.say[key]
-        except KeyError:
-            raise ConfigError(f"language file: no answer template {key!r}") from None
-        return template.format(**fields)
 
     _roles: Mapping[str, tuple[str, ...]] = PrivateAttr(default_factory=dict)
 
@@ -242,31 +202,26 @@ class Language(BaseModel):
         return self._roles[role]
 
 
-def _no_repeated_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    """JSON objects whose keys repeat would keep the last group and lose the others' words."""
-    keys = [k for k, _ in pairs]
-    repeated = sorted({k for k in keys if keys.count(k) > 1})
-    if repeated:
-        raise ValueError(f"a key stands twice: {', '.join(repeated)}")
-    return dict(pairs)
-
-
 def read_language(path: Path) -> Language:
-    """A language file; a ConfigError names the file and what is wrong."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_no_repeated_keys)
-        return Language.model_validate(data)
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the language file ({exc.strerror})") from exc
-    except ValueError as exc:  # json and pydantic errors
-        detail = exc.errors()[0] if isinstance(exc, ValidationError) else None
-        where = ".".join(str(p) for p in detail["loc"]) if detail else ""
-        message = detail["msg"] if detail else str(exc)
-        raise ConfigError(f"{path}: invalid language file{f' at {where}' if where else ''}: "
-                          f"{message}") from exc
+    """A language file of question words and frames; a ConfigError names the file and what is
+    wrong."""
+    return read_model(path, Language)
 
 
 @cache
 def language(code: str = "zh") -> Language:
-    """The language's words, read once per process."""
+    """The language's question words and frames, read once per process (the languages whose
+    questions are read by these rules: zh)."""
     return read_language(LANG_DIR / f"{code}.json")
+
+
+def frames(code: str = "zh") -> Frames:
+    """The answer frames of a language (`Plan.lang`): zh's language file, or another language's
+    frames file (en: `kb.knowledge.english_words`), read once per process."""
+    if code == "zh":
+        return language(code)
+    from kb.knowledge.english_words import english  # the English reading words, only when asked
+
+    if code == "en":
+        return english()
+    raise ConfigError(f"no answer frames for the language {code!r}")

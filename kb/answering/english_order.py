@@ -1,0 +1,244 @@
+"""The Chinese question an English one asks, from its items (`kb.answering.english_items`): the
+words put in the Chinese order the planner reads, so that "Why did Gao Qiu hate Wang Jin?" is
+planned as 高俅为什么恨王进 and "Who did Lin Chong kill?" as 林冲杀了谁.
+
+The rules, in order:
+1. A whole question that is one of the file's templates (what happened to * → {1}后来怎么样了)
+   is its template's Chinese, each * a noun phrase.
+2. A clause of time (before / after / during …, to a comma or the end) stands first, with its
+   word after it: "during the campaign against Fang La" → 征方腊时, "after he died" → 他死以后.
+3. Noun phrases: "N of X" is X的N ("bowls of wine" is 碗酒: a unit joins), "X's N" X的N,
+   "his N" 他的N, "N between X and Y" X和Y的N, "chapter 7" 第7回.
+4. An asking word followed by an auxiliary (did, was) asks of the subject after it: why and how
+   stand after the subject (高俅为什么恨王进, the act after why taking 了), who and what after the
+   first verb (林冲杀了谁, 吴用用了什么伪装骗卢俊义), or after 是 with no verb (宋江的父亲是谁);
+   was … by is the passive (王伦被谁杀了). With no auxiliary the asking word is the subject
+   (谁杀了王伦).
+5. A question that begins with an auxiliary asks whether (武松是否杀了宋江).
+6. Prepositional phrases (at, with, in) and adverbs stand before the verb (在十字坡遇到).
+Anything else keeps the English order."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kb.answering.english_items import NP_PARTS, Item
+from kb.knowledge.english_words import SLOT, English
+
+ASKS = frozenset({"ask_cause", "ask_adverb", "ask_object", "ask_count", "ask_measure"})
+AUX = frozenset({"aux", "aux_past", "copula", "copula_past"})
+COPULA = frozenset({"copula", "copula_past"})
+VERBS = frozenset({"act", "verb"})
+DROPPED = frozenset({"skip", "unknown", "comma"})
+
+
+def chinese_question(items: Sequence[Item], file: English) -> str:
+    """The Chinese question of the items (rules in the module docstring)."""
+    kept = [i for i in items if i.part not in ("skip", "unknown")]
+    for template, chinese in file.templates.items():
+        slots = _match([w for w in template.split() if not _skipped(w, file)],
+                       [i for i in kept if i.part != "comma"], file)
+        if slots is not None:
+            return chinese.format("", *(_np(s, file) for s in slots))
+    front, main = _clauses(kept, file)
+    return front + _main([i for i in main if i.part not in DROPPED], file)
+
+
+def _skipped(word: str, file: English) -> bool:
+    found = file.lookup(word)
+    return word != SLOT and found is not None and found[0] == "skip"
+
+
+def _words(item: Item, file: English) -> list[str]:
+    return [w for w in item.words if not _skipped(w, file)]
+
+
+def _match(pattern: Sequence[str], items: Sequence[Item], file: English
+           ) -> list[list[Item]] | None:
+    """The noun phrases the template's * stand for, or None when the items are not it."""
+    if not pattern:
+        return [] if not items else None
+    if pattern[0] == SLOT:
+        for k in range(np_length(items), 0, -1):
+            rest = _match(pattern[1:], items[k:], file)
+            if rest is not None:
+                return [list(items[:k]), *rest]
+        return None
+    if not items or items[0].part in ("name", "place"):
+        return None
+    words = _words(items[0], file)
+    if list(pattern[:len(words)]) != words:
+        return None
+    return _match(pattern[len(words):], items[1:], file)
+
+
+def np_length(items: Sequence[Item]) -> int:
+    """How many of the first items make one noun phrase (a link or 'of' only between two)."""
+    n = 0
+    while n < len(items) and items[n].part in NP_PARTS:
+        if items[n].part in ("link", "genitive", "poss", "prefix") and (
+                n + 1 >= len(items) or items[n + 1].part not in NP_PARTS):
+            break
+        n += 1
+    while n and items[n - 1].part in ("link", "genitive", "prefix"):
+        n -= 1
+    return n
+
+
+def _np(items: Sequence[Item], file: English) -> str:
+    """A noun phrase in Chinese order (rule 3)."""
+    de = file.chinese.de
+    for k, item in enumerate(items):
+        if item.part == "genitive" and 0 < k < len(items) - 1:
+            head, tail = items[:k], items[k + 1:]
+            if all(h.part in ("unit", "number") for h in head):
+                return _np(head, file) + _np(tail, file)
+            return _np(tail, file) + de + _np(head, file)
+    out: list[str] = []
+    numbered = {k + 1 for k, i in enumerate(items) if "{n}" in i.zh}
+    for k, item in enumerate(items):
+        if k in numbered and item.part == "number":
+            continue
+        zh = item.zh
+        if "{n}" in zh:
+            after = items[k + 1] if k + 1 < len(items) else None
+            zh = zh.format(n=after.zh if after is not None and after.part == "number" else "")
+        if item.part == "link":
+            zh = file.chinese.and_
+        elif item.part in ("noun", "unit") and k and items[k - 1].part == "pronoun":
+            zh = de + zh
+        out.append(zh)
+    return "".join(out)
+
+
+def _clauses(items: Sequence[Item], file: English) -> tuple[str, list[Item]]:
+    """The clauses of time, in Chinese, and the rest of the items (rule 2)."""
+    front: list[str] = []
+    rest: list[Item] = []
+    i = 0
+    while i < len(items):
+        if items[i].part != "clause_after":
+            rest.append(items[i])
+            i += 1
+            continue
+        starts = not rest or rest[-1].part == "comma"
+        j = i + 1
+        while j < len(items) and items[j].part != "comma" and not (
+                starts and items[j].part in ASKS | AUX):
+            j += 1
+        clause = [c for c in items[i + 1:j] if c.part not in DROPPED]
+        if clause:
+            front.append(_sentence(_predicate(clause, file), file) + items[i].zh)
+        i = j
+    return "".join(front), rest
+
+
+@dataclass
+class _Predicate:
+    """A predicate's parts in Chinese: what stands before the verb (a noun phrase, prepositional
+    phrases, adverbs), the first verb, and everything after it."""
+
+    subject: str
+    adverbials: str
+    verb: str
+    verb_item: Item | None
+    after: str
+    agent: bool
+    """A passive 'by' phrase was read (its 被 is in the adverbials)."""
+
+
+def _predicate(items: Sequence[Item], file: English) -> _Predicate:
+    subject: list[str] = []
+    adverbials: list[str] = []
+    after: list[str] = []
+    verb, agent = "", False
+    verb_item: Item | None = None
+    i = 0
+    while i < len(items):
+        item = items[i]
+        if item.part in ("coverb", "passive_by"):
+            n = np_length(items[i + 1:])
+            if n:
+                adverbials.append(item.zh + _np(items[i + 1:i + 1 + n], file))
+            agent = agent or item.part == "passive_by"
+            i += 1 + n
+            continue
+        if item.part == "adverb":
+            adverbials.append(item.zh)
+        elif verb_item is None and (item.part in VERBS or item.part in AUX and item.zh):
+            verb, verb_item = item.zh, item
+        elif item.part in NP_PARTS:
+            n = np_length(items[i:]) or 1
+            (subject if verb_item is None else after).append(_np(items[i:i + n], file))
+            i += n
+            continue
+        else:
+            (subject if verb_item is None else after).append(item.zh)
+        i += 1
+    return _Predicate("".join(subject), "".join(adverbials), verb, verb_item, "".join(after),
+                      agent)
+
+
+def _sentence(p: _Predicate, file: English, done: bool = False) -> str:
+    """Subject, adverbials, the verb (with 了 when `done` and it is an act), the rest."""
+    return p.subject + p.adverbials + _verb(p, file, done) + p.after
+
+
+def _verb(p: _Predicate, file: English, done: bool) -> str:
+    acts = p.verb_item is not None and (p.verb_item.part == "act" or p.verb_item.part in AUX)
+    return p.verb + (file.chinese.done if done and acts and p.verb else "")
+
+
+def _main(items: Sequence[Item], file: English) -> str:
+    """The main clause (rules 4–6)."""
+    w = next((k for k, i in enumerate(items) if i.part in ASKS), None)
+    if w is None:
+        if items and items[0].part in AUX:
+            return _whether(items[0], items[1:], file)
+        return _sentence(_predicate(items, file), file)
+    before = _sentence(_predicate(items[:w], file), file) if w else ""
+    asked = items[w]
+    n = np_length(items[w + 1:]) if asked.part in ("ask_object", "ask_count") else 0
+    wh = asked.zh + _np(items[w + 1:w + 1 + n], file)
+    rest = items[w + 1 + n:]
+    if rest and rest[0].part in AUX:
+        return before + _inverted(asked, wh, rest[0], rest[1:], file)
+    p = _predicate(rest, file)  # the asking word is the subject: 谁杀了王伦
+    return before + wh + p.subject + p.adverbials + _verb(p, file, True) + p.after
+
+
+def _inverted(asked: Item, wh: str, aux: Item, rest: Sequence[Item], file: English) -> str:
+    """An asking word, an auxiliary, then the subject and the predicate (rule 4)."""
+    n = np_length(rest)
+    subject = _np(rest[:n], file)
+    p = _predicate(rest[n:], file)
+    past = aux.part in ("aux_past", "copula_past") or bool(p.verb_item and p.verb_item.past)
+    passive = aux.part in COPULA and p.verb_item is not None and p.verb_item.past and (
+        p.agent or asked.part == "ask_object")
+    if passive:  # 王伦被谁杀了, 谁被林冲杀了
+        by = p.adverbials if p.agent and not subject.endswith(p.adverbials) else ""
+        if not subject:
+            return wh + by + p.verb + file.chinese.done + p.after
+        return subject + file.chinese.by + wh + p.verb + file.chinese.done + p.after
+    if asked.part in ("ask_adverb", "ask_cause"):
+        return subject + p.subject + wh + p.adverbials + _verb(
+            p, file, past and asked.part == "ask_cause") + p.after
+    if p.verb_item is None:  # 宋江的父亲是谁; with do and no verb: 林冲做了什么
+        joint = file.chinese.be if aux.part in COPULA else _verb(
+            _Predicate("", "", aux.zh, aux, "", False), file, past)
+        return subject + p.subject + p.adverbials + joint + wh + p.after
+    return subject + p.subject + p.adverbials + _verb(p, file, past) + wh + p.after
+
+
+def _whether(aux: Item, rest: Sequence[Item], file: English) -> str:
+    """Did Wu Song kill Song Jiang? → 武松是否杀了宋江 (rule 5)."""
+    n = np_length(rest)
+    subject = _np(rest[:n], file)
+    p = _predicate(rest[n:], file)
+    past = aux.part in ("aux_past", "copula_past") or bool(p.verb_item and p.verb_item.past)
+    if p.verb_item is None and aux.part in COPULA:
+        return subject + file.chinese.whether + file.chinese.be + p.subject + p.after
+    if aux.part in COPULA and p.agent and p.verb_item is not None:
+        return subject + file.chinese.whether + p.adverbials + p.verb + file.chinese.done + p.after
+    return subject + file.chinese.whether + p.subject + p.adverbials + _verb(p, file, past) + p.after

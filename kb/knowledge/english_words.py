@@ -1,0 +1,112 @@
+"""The English language file (`kb/data/lang/en.json`): the frames of an English answer (the
+`kb.knowledge.frames.Frames` every language file holds) and the words an English question is read
+by (`kb.answering.english` rewrites it into the Chinese question the planner reads).
+
+`words` maps each part of speech (`Part`; what each does is said under `parts`) to its English
+words and phrases (lower case, words separated by one space) and their Chinese ("" for none); a
+word or phrase stands once in the file, under one part. `irregular` maps an inflected form to the
+base form `words` holds (went → go); regular inflections (-s, -es, -ed, -ing) are the reader's
+rule. `templates` are whole questions, with `*` for a name, whose Chinese is not word by word
+(what happened to * → {1}后来怎么样了). No book's names are here: people are found by the pinyin
+of the book's own names (`kb.knowledge.pinyin_names`)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+
+from kb.knowledge.frames import LANG_DIR, Frames, read_model
+
+Part = Literal[
+    "ask_cause", "ask_adverb", "ask_object", "ask_count", "ask_measure", "aux", "aux_past", "copula",
+    "copula_past", "act", "verb", "noun", "unit", "genitive", "pronoun", "link", "coverb",
+    "passive_by", "clause_after", "prefix", "adverb", "frame", "skip",
+]
+"""Every part of speech the reader knows (kb.answering.english says what it does with each)."""
+PARTS: frozenset[str] = frozenset(get_args(Part))
+SLOT = "*"
+"""A template's place for a name (or any noun phrase the question names)."""
+_WORD = re.compile(r"^[a-z&'-]+(?: [a-z&'-]+)*$")
+
+
+class Joints(BaseModel):
+    """The Chinese question's own grammar words, which no English word stands for one by one."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    de: str = Field(description="the possessive (甲的妻子)")
+    and_: str = Field(alias="and", description="joins two names")
+    whether: str = Field(description="asks whether (a yes/no question)")
+    be: str = Field(description="the copula before an asked thing (甲的师父是谁)")
+    by: str = Field(description="the passive, before the doer (甲被谁杀了)")
+    done: str = Field(description="after an act done in the past (杀了)")
+
+
+class English(Frames):
+    """The English frames and reading words (rules in the module docstring)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    doc: str = Field(default="", alias="_doc")
+    parts: dict[str, str] = Field(description="what each part of speech does, for the reader")
+    words: dict[Part, dict[str, str]]
+    irregular: dict[str, str] = Field(default_factory=dict,
+                                      description="an inflected form → its base form in words")
+    templates: dict[str, str] = Field(default_factory=dict,
+                                      description="a whole question with * for a name → Chinese")
+    surname_readings: dict[str, str] = Field(
+        default_factory=dict, description="a surname read otherwise than its first reading → pinyin")
+    chinese: Joints
+
+    @model_validator(mode="after")
+    def _each_word_once(self) -> English:
+        undescribed = sorted(PARTS ^ set(self.parts))
+        if undescribed:
+            raise ValueError(f"parts described and parts read differ: {', '.join(undescribed)}")
+        missing = sorted(PARTS - set(self.words))
+        if missing:
+            raise ValueError(f"no words for the parts {', '.join(missing)}")
+        seen: dict[str, str] = {}
+        for part, words in self.words.items():
+            for word in words:
+                if not _WORD.match(word):
+                    raise ValueError(f"words[{part!r}]: {word!r} is not lower-case words")
+                where = seen.setdefault(word, part)
+                if where != part:
+                    raise ValueError(f"the word {word!r} stands in two parts: {where!r} and {part!r}")
+        for form, base in self.irregular.items():
+            if form in seen:
+                raise ValueError(f"irregular form {form!r} is also a word of {seen[form]!r}")
+            if base not in seen:
+                raise ValueError(f"irregular form {form!r}: its base {base!r} is no word")
+        for template, chinese in self.templates.items():
+            slots = template.split().count(SLOT)
+            used = {int(n) for n in re.findall(r"\{(\d+)\}", chinese)}
+            if not slots or not used or not used <= set(range(1, slots + 1)):
+                raise ValueError(f"templates[{template!r}]: the Chinese must use its * as {{1}} …")
+
+        self._index = {word: (part, chinese) for part, words in self.words.items()
+                       for word, chinese in words.items()}
+        self._longest = max(len(w.split()) for w in self._index)
+        return self
+
+    _index: dict[str, tuple[Part, str]] = PrivateAttr(default_factory=dict)
+    _longest: int = PrivateAttr(default=1)
+
+    def lookup(self, phrase: str) -> tuple[Part, str] | None:
+        """The part and Chinese of a word or phrase, if the file holds it."""
+        return self._index.get(phrase)
+
+    @property
+    def longest(self) -> int:
+        """The most words a phrase of the file has."""
+        return self._longest
+
+
+@cache
+def english() -> English:
+    """The English language file, read once per process."""
+    return read_model(LANG_DIR / "en.json", English)
