@@ -30,7 +30,9 @@ ASKS = frozenset({"ask_cause", "ask_adverb", "ask_object", "ask_count", "ask_mea
 AUX = frozenset({"aux", "aux_past", "copula", "copula_past"})
 COPULA = frozenset({"copula", "copula_past"})
 VERBS = frozenset({"act", "verb"})
-DROPPED = frozenset({"skip", "unknown", "comma"})
+DROPPED = frozenset({"skip", "comma"})
+"""Items the main clause drops; a word not read stays, as a bound between noun phrases (two
+names with an unknown verb between them are not one phrase)."""
 
 
 def chinese_question(items: Sequence[Item], file: English) -> str:
@@ -61,6 +63,8 @@ def _match(pattern: Sequence[str], items: Sequence[Item], file: English
         return [] if not items else None
     if pattern[0] == SLOT:
         for k in range(np_length(items), 0, -1):
+            if items[k - 1].part == "poss":  # the 's is the template's own (* 's last words)
+                continue
             rest = _match(pattern[1:], items[k:], file)
             if rest is not None:
                 return [list(items[:k]), *rest]
