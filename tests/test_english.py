@@ -58,7 +58,7 @@ def _read_as(service: AskService, question: str) -> str:
     ("What weapon did Lin Chong use?", "林冲用了什么兵器"),
     ("How many taels of silver did Chai Jin give Lin Chong?", "柴进送了多少两银子林冲"),
     ("Which chapter does Lu Zhishen save Lin Chong in?", "鲁智深第几回救林冲"),
-    ("Did Lin Chong kill Lu Zhishen?", "林冲是否杀了鲁智深"),
+    ("Did Lin Chong kill Lu Zhishen?", "林冲有没有杀过鲁智深"),
     ("What happens in chapter 9?", "第9回讲了什么"),
     ("Where is Lin Chong from?", "林冲是哪里人"),
     ("What were Lu Qian's last words?", "陆谦临终说了什么"),

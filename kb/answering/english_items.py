@@ -16,7 +16,8 @@ from kb.knowledge.pinyin_names import PinyinHit, PinyinIndex, usual_pinyin
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*|\d+|'s\b|[,;:]", re.UNICODE)
 """Words (hyphenated ones whole), numbers, the possessive 's, and the marks that end a clause."""
-NP_PARTS = frozenset({"name", "place", "pronoun", "noun", "unit", "number", "poss", "genitive",
+NP_PARTS = frozenset({"name", "place", "pronoun", "noun", "unit", "number", "numeral", "poss",
+                      "genitive",
                       "prefix", "link", "chapter"})
 """Items a noun phrase is made of ('the wife of Wang Jin', 'Wu Song's saber', 'Lu and Lin')."""
 REGULAR = (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"),

@@ -14,7 +14,7 @@ The rules, in order:
    first verb (林冲杀了谁, 吴用用了什么伪装骗卢俊义), or after 是 with no verb (宋江的父亲是谁);
    was … by is the passive (王伦被谁杀了). With no auxiliary the asking word is the subject
    (谁杀了王伦).
-5. A question that begins with an auxiliary asks whether (武松是否杀了宋江).
+5. A question that begins with an auxiliary asks whether (鲁智深有没有救过林冲).
 6. Prepositional phrases (at, with, in) and adverbs stand before the verb (在十字坡遇到).
 Anything else keeps the English order."""
 
@@ -29,7 +29,7 @@ from kb.knowledge.english_words import SLOT, English
 ASKS = frozenset({"ask_cause", "ask_adverb", "ask_object", "ask_count", "ask_measure"})
 AUX = frozenset({"aux", "aux_past", "copula", "copula_past"})
 COPULA = frozenset({"copula", "copula_past"})
-VERBS = frozenset({"act", "verb"})
+VERBS = frozenset({"act", "verb", "event_verb"})
 DROPPED = frozenset({"skip", "comma"})
 """Items the main clause drops; a word not read stays, as a bound between noun phrases (two
 names with an unknown verb between them are not one phrase)."""
@@ -190,7 +190,7 @@ def _sentence(p: _Predicate, file: English, done: bool = False) -> str:
 
 
 def _verb(p: _Predicate, file: English, done: bool) -> str:
-    acts = p.verb_item is not None and (p.verb_item.part == "act" or p.verb_item.part in AUX)
+    acts = p.verb_item is not None and p.verb_item.part in AUX | {"act", "event_verb"}
     return p.verb + (file.chinese.done if done and acts and p.verb else "")
 
 
@@ -209,6 +209,8 @@ def _main(items: Sequence[Item], file: English) -> str:
     if rest and rest[0].part in AUX:
         return before + _inverted(asked, wh, rest[0], rest[1:], file)
     p = _predicate(rest, file)  # the asking word is the subject: 谁杀了王伦
+    if p.verb_item is not None and p.verb_item.part == "event_verb":  # 在野猪林发生了什么
+        return before + p.subject + p.adverbials + _verb(p, file, True) + wh + p.after
     return before + wh + p.subject + p.adverbials + _verb(p, file, True) + p.after
 
 
@@ -229,20 +231,22 @@ def _inverted(asked: Item, wh: str, aux: Item, rest: Sequence[Item], file: Engli
         return subject + p.subject + wh + p.adverbials + _verb(
             p, file, past and asked.part == "ask_cause") + p.after
     if p.verb_item is None:  # 宋江的父亲是谁; with do and no verb: 林冲做了什么
-        joint = file.chinese.be if aux.part in COPULA else _verb(
+        joint = file.chinese.have if asked.part == "ask_measure" else file.chinese.be \
+            if aux.part in COPULA else _verb(
             _Predicate("", "", aux.zh, aux, "", False), file, past)
         return subject + p.subject + p.adverbials + joint + wh + p.after
     return subject + p.subject + p.adverbials + _verb(p, file, past) + wh + p.after
 
 
 def _whether(aux: Item, rest: Sequence[Item], file: English) -> str:
-    """Did Wu Song kill Song Jiang? → 武松是否杀了宋江 (rule 5)."""
+    """Did Lu Zhishen save Lin Chong? → 鲁智深有没有救过林冲 (rule 5: an act asked whether it
+    ever happened takes 过)."""
     n = np_length(rest)
     subject = _np(rest[:n], file)
     p = _predicate(rest[n:], file)
-    past = aux.part in ("aux_past", "copula_past") or bool(p.verb_item and p.verb_item.past)
     if p.verb_item is None and aux.part in COPULA:
         return subject + file.chinese.whether + file.chinese.be + p.subject + p.after
     if aux.part in COPULA and p.agent and p.verb_item is not None:
         return subject + file.chinese.whether + p.adverbials + p.verb + file.chinese.done + p.after
-    return subject + file.chinese.whether + p.subject + p.adverbials + _verb(p, file, past) + p.after
+    ever = file.chinese.ever if p.verb_item is not None and p.verb_item.part == "act" else ""
+    return subject + file.chinese.whether + p.subject + p.adverbials + p.verb + ever + p.after

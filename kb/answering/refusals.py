@@ -70,6 +70,11 @@ def _names(plan: Plan, names: Sequence[str]) -> str:
     return _say(plan, "sep.list").join(_named(plan, n) for n in names)
 
 
+def _listed(plan: Plan, words: Sequence[str]) -> str:
+    """Words of the question (its focus), listed as they are."""
+    return _say(plan, "sep.list").join(words)
+
+
 def premise_problem(plan: Plan, relation_types: RelationTypes, evidence: Sequence[str],
                     people: PeopleIndex) -> str | None:
     """Why an act the question says happened (`AskDetail.premises`) is neither in the records
@@ -184,7 +189,7 @@ def made_of_in(sentence: str, plan: Plan) -> bool:
 
 
 def _focus_text(plan: Plan) -> str:
-    return _names(plan, plan.focus) or _act_text(plan) or _say(plan, "missing.asked")
+    return _listed(plan, plan.focus) or _act_text(plan) or _say(plan, "missing.asked")
 
 
 def _act_text(plan: Plan) -> str:
@@ -264,7 +269,7 @@ def not_stated(plan: Plan, held: float) -> str | None:
     if plan.asks != "whether" or held >= MIN_COVERAGE:
         return None
     return _say(plan, "missing.whether", who=_names(plan, plan.names),
-                what=_names(plan, plan.focus) or _say(plan, "missing.this"))
+                what=_listed(plan, plan.focus) or _say(plan, "missing.this"))
 
 
 def not_covered(plan: Plan, weights: Mapping[str, float], best: float, held: str) -> str | None:

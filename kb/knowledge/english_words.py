@@ -22,7 +22,7 @@ from kb.knowledge.frames import LANG_DIR, Frames, read_model
 
 Part = Literal[
     "ask_cause", "ask_adverb", "ask_object", "ask_count", "ask_measure", "aux", "aux_past", "copula",
-    "copula_past", "act", "verb", "noun", "unit", "genitive", "pronoun", "link", "coverb",
+    "copula_past", "act", "verb", "event_verb", "noun", "numeral", "unit", "genitive", "pronoun", "link", "coverb",
     "passive_by", "clause_after", "prefix", "adverb", "frame", "skip",
 ]
 """Every part of speech the reader knows (kb.answering.english says what it does with each)."""
@@ -43,6 +43,8 @@ class Joints(BaseModel):
     be: str = Field(description="the copula before an asked thing (甲的师父是谁)")
     by: str = Field(description="the passive, before the doer (甲被谁杀了)")
     done: str = Field(description="after an act done in the past (杀了)")
+    ever: str = Field(description="after an act asked whether it ever happened (救过)")
+    have: str = Field(description="before an asked measure with no verb (有多重)")
 
 
 class English(Frames):
