@@ -6,6 +6,7 @@ the checkout, the people it lists (never the held-out file; read here only to sc
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -93,3 +94,45 @@ def test_the_scan_finds_a_name() -> None:
 @pytest.mark.skipif(not SANGUO_DEV.exists(), reason="the 三国 dev set is not in this checkout")
 def test_the_second_scan_finds_a_name() -> None:
     assert "刘备" in _sanguo_names() and "玄德" in _sanguo_names()
+
+
+ENGLISH = ("kb/data/lang/en.json", "kb/answering/english.py", "kb/answering/english_items.py",
+           "kb/answering/english_order.py", "kb/knowledge/pinyin_names.py",
+           "kb/knowledge/english_words.py")
+"""The English language file and the English reader: a book's names are not there in pinyin
+either (the people are found by the pinyin of the loaded bundle's own names)."""
+
+
+def _pinyin_forms(names: set[str]) -> re.Pattern[str]:
+    """Each name of two syllables or more as an English text writes it: Title Case apart or
+    hyphenated (Jia Yi, Jia-Yi), run together (JiaYi, jiayi, from 6 letters: 'a man' is no
+    name), or as an id (jia_yi)."""
+    from kb.knowledge.pinyin_names import usual_pinyin
+
+    forms: set[str] = set()
+    for name in names:
+        syllables = usual_pinyin(name)
+        if len(syllables) < 2 or len(syllables) != len(name):
+            continue
+        titled = [s.capitalize() for s in syllables]
+        forms |= {" ".join(titled), "-".join(titled), "_".join(syllables), "".join(titled)}
+        if len("".join(syllables)) >= 6:
+            forms.add("".join(syllables))
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(forms, key=len, reverse=True)))
+                      + r")\b")
+
+
+def test_no_name_of_either_book_in_pinyin_in_the_english_reader() -> None:
+    names = _lexicon_names() | (_sanguo_names() if SANGUO_DEV.exists() else set())
+    pattern = _pinyin_forms(names - _genre_words())
+    found = [f"{path}:{number}: {match.group(0)}" for path in ENGLISH
+             for number, line in enumerate((REPO_ROOT / path).read_text(encoding="utf-8")
+                                           .splitlines(), start=1)
+             for match in pattern.finditer(line)]
+    assert not found, "names of a book in pinyin:\n" + "\n".join(found)
+
+
+def test_the_pinyin_scan_finds_a_name() -> None:
+    pattern = _pinyin_forms({"林冲"})
+    assert pattern.search("Why did Lin Chong go?") and pattern.search("linchong")
+    assert not pattern.search("a man of the lin tribe")

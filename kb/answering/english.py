@@ -1,5 +1,5 @@
-"""English questions: "Why did Gao Qiu hate Wang Jin?" is read as the Chinese question it asks
-(高俅为什么恨王进: `kb.answering.english_items`, `kb.answering.english_order`) and planned by the
+"""English questions: "Why did Jia Yi hate Bing Ding?" is read as the Chinese question it asks
+(甲乙为什么恨丙丁: `kb.answering.english_items`, `kb.answering.english_order`) and planned by the
 Chinese planner, so that it has the plan the Chinese question has; the plan keeps the English text
 (`Plan.asked`) and its language (`Plan.lang` = "en"), and the answer is framed in English
 (`kb/data/lang/en.json`), the book's titles, summaries and quotes staying Chinese.

@@ -19,7 +19,7 @@ _TOKEN = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*|\d+|'s\b|[,;:]", re.UNICODE)
 NP_PARTS = frozenset({"name", "place", "pronoun", "noun", "unit", "number", "numeral", "poss",
                       "genitive",
                       "prefix", "link", "chapter"})
-"""Items a noun phrase is made of ('the wife of Wang Jin', 'Wu Song's saber', 'Lu and Lin')."""
+"""Items a noun phrase is made of ('the wife of Jia Yi', 'Bing Ding's saber', 'Jia and Bing')."""
 REGULAR = (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"),
            ("ing", ""), ("ing", "e"))
 """Regular English endings and what replaces them for the base form, tried in order."""
@@ -69,7 +69,7 @@ def read_items(question: str, file: English, index: PinyinIndex) -> list[Item]:
     raw = tokens(question)
     words: list[str] = []
     capital: list[bool] = []
-    for token in raw:  # a hyphenated name (Gao-Qiu) is its parts; father-in-law is one word
+    for token in raw:  # a hyphenated name (Jia-Yi) is its parts; father-in-law is one word
         parts = [token] if "-" not in token or file.lookup(_fold(token)) else token.split("-")
         words += [_fold(p) for p in parts]
         capital += [p[:1].isupper() for p in parts]

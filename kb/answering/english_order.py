@@ -1,20 +1,20 @@
 """The Chinese question an English one asks, from its items (`kb.answering.english_items`): the
-words put in the Chinese order the planner reads, so that "Why did Gao Qiu hate Wang Jin?" is
-planned as 高俅为什么恨王进 and "Who did Lin Chong kill?" as 林冲杀了谁.
+words put in the Chinese order the planner reads, so that "Why did Jia Yi hate Bing Ding?" is
+planned as 甲乙为什么恨丙丁 and "Who did Jia Yi kill?" as 甲乙杀了谁.
 
 The rules, in order:
 1. A whole question that is one of the file's templates (what happened to * → {1}后来怎么样了)
    is its template's Chinese, each * a noun phrase.
 2. A clause of time (before / after / during …, to a comma or the end) stands first, with its
-   word after it: "during the campaign against Fang La" → 征方腊时, "after he died" → 他死以后.
+   word after it: "during the campaign against Bing Ding" → 征丙丁时, "after he died" → 他死以后.
 3. Noun phrases: "N of X" is X的N ("bowls of wine" is 碗酒: a unit joins), "X's N" X的N,
    "his N" 他的N, "N between X and Y" X和Y的N, "chapter 7" 第7回.
 4. An asking word followed by an auxiliary (did, was) asks of the subject after it: why and how
-   stand after the subject (高俅为什么恨王进, the act after why taking 了), who and what after the
-   first verb (林冲杀了谁, 吴用用了什么伪装骗卢俊义), or after 是 with no verb (宋江的父亲是谁);
-   was … by is the passive (王伦被谁杀了). With no auxiliary the asking word is the subject
-   (谁杀了王伦).
-5. A question that begins with an auxiliary asks whether (鲁智深有没有救过林冲).
+   stand after the subject (甲乙为什么恨丙丁, the act after why taking 了), who and what after the
+   first verb (甲乙杀了谁, 甲乙用了什么计骗丙丁), or after 是 with no verb (甲乙的父亲是谁);
+   was … by is the passive (丙丁被谁杀了). With no auxiliary the asking word is the subject
+   (谁杀了丙丁).
+5. A question that begins with an auxiliary asks whether (甲乙有没有救过丙丁).
 6. Prepositional phrases (at, with, in) and adverbs stand before the verb (在十字坡遇到).
 Anything else keeps the English order."""
 
@@ -208,7 +208,7 @@ def _main(items: Sequence[Item], file: English) -> str:
     rest = items[w + 1 + n:]
     if rest and rest[0].part in AUX:
         return before + _inverted(asked, wh, rest[0], rest[1:], file)
-    p = _predicate(rest, file)  # the asking word is the subject: 谁杀了王伦
+    p = _predicate(rest, file)  # the asking word is the subject: 谁杀了丙丁
     if p.verb_item is not None and p.verb_item.part == "event_verb":  # 在野猪林发生了什么
         return before + p.subject + p.adverbials + _verb(p, file, True) + wh + p.after
     return before + wh + p.subject + p.adverbials + _verb(p, file, True) + p.after
@@ -222,7 +222,7 @@ def _inverted(asked: Item, wh: str, aux: Item, rest: Sequence[Item], file: Engli
     past = aux.part in ("aux_past", "copula_past") or bool(p.verb_item and p.verb_item.past)
     passive = aux.part in COPULA and p.verb_item is not None and p.verb_item.past and (
         p.agent or asked.part == "ask_object")
-    if passive:  # 王伦被谁杀了, 谁被林冲杀了
+    if passive:  # 丙丁被谁杀了, 谁被甲乙杀了
         by = p.adverbials if p.agent and not subject.endswith(p.adverbials) else ""
         if not subject:
             return wh + by + p.verb + file.chinese.done + p.after
@@ -230,7 +230,7 @@ def _inverted(asked: Item, wh: str, aux: Item, rest: Sequence[Item], file: Engli
     if asked.part in ("ask_adverb", "ask_cause"):
         return subject + p.subject + wh + p.adverbials + _verb(
             p, file, past and asked.part == "ask_cause") + p.after
-    if p.verb_item is None:  # 宋江的父亲是谁; with do and no verb: 林冲做了什么
+    if p.verb_item is None:  # 甲乙的父亲是谁; with do and no verb: 甲乙做了什么
         joint = file.chinese.have if asked.part == "ask_measure" else file.chinese.be \
             if aux.part in COPULA else _verb(
             _Predicate("", "", aux.zh, aux, "", False), file, past)
@@ -239,7 +239,7 @@ def _inverted(asked: Item, wh: str, aux: Item, rest: Sequence[Item], file: Engli
 
 
 def _whether(aux: Item, rest: Sequence[Item], file: English) -> str:
-    """Did Lu Zhishen save Lin Chong? → 鲁智深有没有救过林冲 (rule 5: an act asked whether it
+    """Did Jia Yi save Bing Ding? → 甲乙有没有救过丙丁 (rule 5: an act asked whether it
     ever happened takes 过)."""
     n = np_length(rest)
     subject = _np(rest[:n], file)

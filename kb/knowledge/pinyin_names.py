@@ -1,11 +1,11 @@
-"""The book's names by their pinyin: an English question writes 高俅 as "Gao Qiu", "GaoQiu",
-"gao qiu" or "Gao-Qiu", tone-less and surname first. Built once per loaded bundle, like the
+"""The book's names by their pinyin: an English question writes 甲乙 as "Jia Yi", "JiaYi",
+"jia yi" or "Jia-Yi", tone-less and surname first. Built once per loaded bundle, like the
 `PeopleIndex`, from every person's name and aliases (and every prefix of the places its events
 name: "Liangshan" is the 梁山 of 梁山泊), with pypinyin.
 
-A key is the name's syllables run together ("gaoqiu"); the words of a question match it when
-their letters run together to it and every word ends where a syllable ends ("gao qiu", not
-"gaoq iu"). The longest match wins; several people of one pinyin (张清 and 张青) are all kept as
+A key is the name's syllables run together ("jiayi"); the words of a question match it when
+their letters run together to it and every word ends where a syllable ends ("jia yi", not
+"ji ayi"). The longest match wins; several people of one pinyin (甲清 and 甲青) are all kept as
 candidates, the better known first (a curated record, then more scenes, then a name over an
 alias), as the Chinese index keeps people of one name. A surname is also read by its surname
 reading (解 xie, 单 shan: `surname_readings` of en.json) and ü as u or v."""
@@ -25,7 +25,7 @@ from kb.knowledge.models import Event, Person
 from kb.knowledge.surnames import surnames
 
 MAX_NAME_WORDS = 5
-"""The most words one name is written in ("sun er niang", "hu yan zhuo")."""
+"""The most words one name is written in (a given name of two syllables written apart, a double surname)."""
 DISPLAY_CACHE = 8192
 HitKind = Literal["person", "place"]
 
@@ -61,7 +61,7 @@ def syllable_forms(name: str, surname_readings: dict[str, str]) -> list[tuple[st
 
 def display_name(name: str, surname_readings: dict[str, str] | None = None) -> str:
     """The name in pinyin as an English text writes it: surname and given name, each capitalized
-    (高俅 → Gao Qiu, 公孙胜 → Gongsun Sheng, 吕方 → Lü Fang); a name not all CJK as it is."""
+    (甲乙 → Jia Yi, a double surname as one word: Ouyang Jia, 吕 → Lü); a name not all CJK as it is."""
     return _display(name, tuple(sorted((surname_readings or {}).items())))
 
 
@@ -188,7 +188,7 @@ def _spellings(words: Sequence[str], known: Sequence[bool], spelled: Sequence[st
 
 @lru_cache(maxsize=DISPLAY_CACHE)
 def english_name(name: str) -> str:
-    """A name as an English answer writes it: "Gao Qiu (高俅)" (the pinyin, then the name)."""
+    """A name as an English answer writes it: "Jia Yi (甲乙)" (the pinyin, then the name)."""
     from kb.knowledge.english_words import english
 
     shown = display_name(name, english().surname_readings)
