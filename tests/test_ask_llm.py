@@ -106,3 +106,17 @@ def test_the_llm_is_told_the_campaign_asked_about(whole_book: Corpus,
                                    "citations": []}))
     make_service(whole_book, openai_stub).ask(AskRequest(question="征辽时卢俊义打了哪些仗？"))
     assert "所问时段：征辽期间（第83–89回）" in openai_stub.requests[0].prompt
+
+
+def test_an_english_question_is_put_to_the_model_in_english(whole_book: Corpus,
+                                                            openai_stub: OpenAIStub) -> None:
+    """The English prompt (en.json's): the question as asked and the Chinese it was read as; a
+    fallback is said in English."""
+    openai_stub.script(Reply.text("not json"), Reply.text("{still not json"))
+    r = make_service(whole_book, openai_stub).ask(
+        AskRequest(question="How did Lu Zhishen and Lin Chong meet?"))
+    prompt = openai_stub.requests[0].prompt
+    assert "Question (in English): How did Lu Zhishen and Lin Chong meet?" in prompt
+    assert "Read in Chinese as: 鲁智深和林冲是怎么认识的" in prompt and "ch007_chunk_004" in prompt
+    assert "write the answer in English" in openai_stub.requests[0].body["messages"][0]["content"]
+    assert r.mode == "offline" and "the LLM is unavailable" in (r.reason or "")
