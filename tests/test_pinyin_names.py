@@ -110,3 +110,4 @@ def test_display_names() -> None:
     assert display_name("解珍", READINGS) == "Xie Zhen"
     assert english_name("高俅") == "Gao Qiu (高俅)"
     assert english_name("ABC") == "ABC"
+    assert english_name("高俅的儿子") == "高俅的儿子"  # a description, not a name: as the book writes it

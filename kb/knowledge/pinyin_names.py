@@ -190,6 +190,9 @@ def _spellings(words: Sequence[str], known: Sequence[bool], spelled: Sequence[st
 def english_name(name: str) -> str:
     """A name as an English answer writes it: "Jia Yi (甲乙)" (the pinyin, then the name)."""
     from kb.knowledge.english_words import english
+    from kb.knowledge.language import language
 
+    if any(ch in language().chars.name_joints for ch in name):  # 甲的老婆 describes, names no one
+        return name
     shown = display_name(name, english().surname_readings)
     return name if shown == name else f"{shown} ({name})"
