@@ -111,3 +111,27 @@ def test_display_names() -> None:
     assert english_name("高俅") == "Gao Qiu (高俅)"
     assert english_name("ABC") == "ABC"
     assert english_name("高俅的儿子") == "高俅的儿子"  # a description, not a name: as the book writes it
+
+
+SANGUO = DEFAULT_CORPUS.parent.parent / "sanguo" / "zh-hans"
+
+
+@pytest.mark.skipif(not SANGUO.exists(), reason="the 三国 corpus is not beside this checkout")
+def test_a_book_built_from_its_text_alone_is_read_by_pinyin() -> None:
+    """三国's opening chapters, their people discovered from the text (no hand-written table):
+    the names and courtesy names by pinyin, and an English question read with them."""
+    from extract.discover import discover_lexicon
+    from extract.text import ChapterTexts
+    from kb.answering.english_items import read_items
+    from kb.answering.english_order import chinese_question
+
+    texts = ChapterTexts(chunk_corpus(read_corpus(SANGUO, set(range(1, 6))), 600))
+    people = [_person(e.id, e.name, *e.aliases, origin="extracted")
+              for e in discover_lexicon(texts).entries]
+    index = PinyinIndex.build(people, [], READINGS)
+    ids = {p.name: p.id for p in people}
+    assert _found(index, "Liu Bei and Cao Cao")[0][0] == ids["刘备"]
+    assert _found(index, "Xuande")[0][0] == ids["刘备"] == _found(index, "Liu Xuande")[0][0]
+    assert _found(index, "Mengde")[0][0] == ids["曹操"]
+    items = read_items("Who killed Dong Zhuo?", english(), index)
+    assert chinese_question(items, english()) == "谁杀了董卓"

@@ -204,7 +204,9 @@ def _main(items: Sequence[Item], file: English) -> str:
     before = _sentence(_predicate(items[:w], file), file) if w else ""
     asked = items[w]
     n = np_length(items[w + 1:]) if asked.part in ("ask_object", "ask_count") else 0
-    wh = asked.zh + _np(items[w + 1:w + 1 + n], file)
+    counted = _np(items[w + 1:w + 1 + n], file)
+    measure = file.measure_words.get(counted, "") if asked.part == "ask_count" else ""
+    wh = asked.zh + measure + counted  # how many tigers → 多少只老虎
     rest = items[w + 1 + n:]
     if rest and rest[0].part in AUX:
         return before + _inverted(asked, wh, rest[0], rest[1:], file)

@@ -61,6 +61,9 @@ class English(Frames):
                                       description="a whole question with * for a name → Chinese")
     surname_readings: dict[str, str] = Field(
         default_factory=dict, description="a surname read otherwise than its first reading → pinyin")
+    measure_words: dict[str, str] = Field(
+        default_factory=dict, description="a Chinese noun → the measure word a count of it takes "
+                                          "(how many tigers → 多少只老虎)")
     chinese: Joints
 
     @model_validator(mode="after")
