@@ -47,14 +47,16 @@ def _read_as(service: AskService, question: str) -> str:
 @pytest.mark.parametrize(("english", "chinese"), [
     ("Why did Gao Qiu persecute Lin Chong?", "高俅为什么陷害了林冲"),
     ("Who did Lin Chong kill?", "林冲杀了谁"),
-    ("Who killed Lu Qian?", "谁杀了陆谦"),
+    ("Who killed Lu Qian?", "陆谦被谁杀了"),  # asked of the one it was done to
     ("Who was Lu Qian killed by?", "陆谦被谁杀了"),
     ("By whom was Lin Chong saved?", "林冲被谁救了"),
     ("Where did Lin Chong meet Lu Zhishen?", "林冲在哪里遇到鲁智深"),
     ("How did Lin Chong and Lu Zhishen meet?", "林冲和鲁智深是怎么认识的"),
     ("What is the relationship between Lin Chong and Lu Zhishen?", "林冲和鲁智深是什么关系"),
     ("What happened to Lin Chong?", "林冲后来怎么样了"),
-    ("Who rescued Lin Chong at Wild Boar Forest?", "谁在野猪林救了林冲"),
+    ("Who rescued Lin Chong at Wild Boar Forest?", "林冲在野猪林被谁救了"),
+    ("What did Lin Chong do after he killed Lu Qian?", "林冲杀了陆谦以后做了什么"),
+    ("Who was arrested after Lu Qian was killed?", "陆谦被杀以后谁捉拿了"),
     ("What weapon did Lin Chong use?", "林冲用了什么兵器"),
     ("How many taels of silver did Chai Jin give Lin Chong?", "柴进送了多少两银子林冲"),
     ("Which chapter does Lu Zhishen save Lin Chong in?", "鲁智深第几回救林冲"),

@@ -134,4 +134,4 @@ def test_a_book_built_from_its_text_alone_is_read_by_pinyin() -> None:
     assert _found(index, "Xuande")[0][0] == ids["刘备"] == _found(index, "Liu Xuande")[0][0]
     assert _found(index, "Mengde")[0][0] == ids["曹操"]
     items = read_items("Who killed Dong Zhuo?", english(), index)
-    assert chinese_question(items, english()) == "谁杀了董卓"
+    assert chinese_question(items, english()) == "董卓被谁杀了"

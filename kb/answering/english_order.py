@@ -43,8 +43,8 @@ def chinese_question(items: Sequence[Item], file: English) -> str:
                        [i for i in kept if i.part != "comma"], file)
         if slots is not None:
             return chinese.format("", *(_np(s, file) for s in slots))
-    front, main = _clauses(kept, file)
-    return front + _main([i for i in main if i.part not in DROPPED], file)
+    front, after_subject, main = _clauses(kept, file)
+    return front + _main([i for i in main if i.part not in DROPPED], file, after_subject)
 
 
 def _skipped(word: str, file: English) -> bool:
@@ -116,9 +116,12 @@ def _np(items: Sequence[Item], file: English) -> str:
     return "".join(out)
 
 
-def _clauses(items: Sequence[Item], file: English) -> tuple[str, list[Item]]:
-    """The clauses of time, in Chinese, and the rest of the items (rule 2)."""
+def _clauses(items: Sequence[Item], file: English) -> tuple[str, str, list[Item]]:
+    """The clauses of time in Chinese — those with a subject of their own, which stand first,
+    and those whose subject is the question's (after he died: 死了以后, after the subject) — and
+    the rest of the items (rule 2)."""
     front: list[str] = []
+    after_subject: list[str] = []
     rest: list[Item] = []
     i = 0
     while i < len(items):
@@ -132,10 +135,14 @@ def _clauses(items: Sequence[Item], file: English) -> tuple[str, list[Item]]:
                 starts and items[j].part in ASKS | AUX):
             j += 1
         clause = [c for c in items[i + 1:j] if c.part not in DROPPED]
+        own = bool(clause) and clause[0].part != "pronoun" and clause[0].part not in VERBS
+        clause = clause if own else [c for c in clause if c.part != "pronoun"][:]
         if clause:
-            front.append(_sentence(_predicate(clause, file), file) + items[i].zh)
+            p = _predicate(clause, file)
+            done = bool(p.verb_item and p.verb_item.past) and not p.passive
+            (front if own else after_subject).append(_sentence(p, file, done) + items[i].zh)
         i = j
-    return "".join(front), rest
+    return "".join(front), "".join(after_subject), rest
 
 
 @dataclass
@@ -150,17 +157,24 @@ class _Predicate:
     after: str
     agent: bool
     """A passive 'by' phrase was read (its 被 is in the adverbials)."""
+    passive: bool = False
+    """The verb was a past participle after was/were (were robbed → 被劫)."""
 
 
 def _predicate(items: Sequence[Item], file: English) -> _Predicate:
     subject: list[str] = []
     adverbials: list[str] = []
     after: list[str] = []
-    verb, agent = "", False
+    verb, agent, passive = "", False, False
     verb_item: Item | None = None
     i = 0
     while i < len(items):
         item = items[i]
+        if item.part in COPULA and verb_item is None and i + 1 < len(items) and \
+                items[i + 1].part in VERBS and items[i + 1].past:  # were robbed → 被劫
+            verb, verb_item, passive = file.chinese.by + items[i + 1].zh, items[i + 1], True
+            i += 2
+            continue
         if item.part in ("coverb", "passive_by"):
             n = np_length(items[i + 1:])
             if n:
@@ -181,7 +195,7 @@ def _predicate(items: Sequence[Item], file: English) -> _Predicate:
             (subject if verb_item is None else after).append(item.zh)
         i += 1
     return _Predicate("".join(subject), "".join(adverbials), verb, verb_item, "".join(after),
-                      agent)
+                      agent, passive)
 
 
 def _sentence(p: _Predicate, file: English, done: bool = False) -> str:
@@ -194,13 +208,14 @@ def _verb(p: _Predicate, file: English, done: bool) -> str:
     return p.verb + (file.chinese.done if done and acts and p.verb else "")
 
 
-def _main(items: Sequence[Item], file: English) -> str:
-    """The main clause (rules 4–6)."""
+def _main(items: Sequence[Item], file: English, after_subject: str = "") -> str:
+    """The main clause (rules 4–6); `after_subject`: the clauses of time that stand after its
+    subject (their own subject is the question's)."""
     w = next((k for k, i in enumerate(items) if i.part in ASKS), None)
     if w is None:
         if items and items[0].part in AUX:
-            return _whether(items[0], items[1:], file)
-        return _sentence(_predicate(items, file), file)
+            return _whether(items[0], items[1:], file, after_subject)
+        return after_subject + _sentence(_predicate(items, file), file)
     before = _sentence(_predicate(items[:w], file), file) if w else ""
     asked = items[w]
     n = np_length(items[w + 1:]) if asked.part in ("ask_object", "ask_count") else 0
@@ -209,17 +224,35 @@ def _main(items: Sequence[Item], file: English) -> str:
     wh = asked.zh + measure + counted  # how many tigers → 多少只老虎
     rest = items[w + 1 + n:]
     if rest and rest[0].part in AUX:
-        return before + _inverted(asked, wh, rest[0], rest[1:], file)
-    p = _predicate(rest, file)  # the asking word is the subject: 谁杀了丙丁
+        return before + _inverted(asked, wh, rest[0], rest[1:], file, after_subject)
+    if wh == file.chinese.who:
+        done_to = _done_to(wh, rest, file)
+        if done_to:
+            return after_subject + before + done_to
+    p = _predicate(rest, file)  # the asking word is the subject: 谁写了这首诗
     if p.verb_item is not None and p.verb_item.part == "event_verb":  # 在野猪林发生了什么
-        return before + p.subject + p.adverbials + _verb(p, file, True) + wh + p.after
-    return before + wh + p.subject + p.adverbials + _verb(p, file, True) + p.after
+        return after_subject + before + p.subject + p.adverbials + _verb(p, file, True) + wh + \
+            p.after
+    return after_subject + before + wh + p.subject + p.adverbials + _verb(p, file, True) + p.after
 
 
-def _inverted(asked: Item, wh: str, aux: Item, rest: Sequence[Item], file: English) -> str:
+def _done_to(wh: str, rest: Sequence[Item], file: English) -> str:
+    """Who did an act to someone named: asked of the one it was done to (谁杀了丙丁 → 丙丁被谁杀了,
+    the form the planner reads as the doer's question), or "" when the act's object is no name."""
+    v = next((k for k, i in enumerate(rest) if i.part in VERBS), None)
+    if v is None or rest[v].part != "act" or v + 1 >= len(rest) or rest[v + 1].part != "name":
+        return ""
+    n = np_length(rest[v + 1:])
+    p = _predicate([*rest[:v + 1], *rest[v + 1 + n:]], file)
+    return (_np(rest[v + 1:v + 1 + n], file) + p.subject + p.adverbials + file.chinese.by + wh +
+            p.verb + file.chinese.done + p.after)
+
+
+def _inverted(asked: Item, wh: str, aux: Item, rest: Sequence[Item], file: English,
+              after_subject: str = "") -> str:
     """An asking word, an auxiliary, then the subject and the predicate (rule 4)."""
     n = np_length(rest)
-    subject = _np(rest[:n], file)
+    subject = _np(rest[:n], file) + after_subject
     p = _predicate(rest[n:], file)
     past = aux.part in ("aux_past", "copula_past") or bool(p.verb_item and p.verb_item.past)
     passive = aux.part in COPULA and p.verb_item is not None and p.verb_item.past and (
@@ -240,11 +273,11 @@ def _inverted(asked: Item, wh: str, aux: Item, rest: Sequence[Item], file: Engli
     return subject + p.subject + p.adverbials + _verb(p, file, past) + wh + p.after
 
 
-def _whether(aux: Item, rest: Sequence[Item], file: English) -> str:
+def _whether(aux: Item, rest: Sequence[Item], file: English, after_subject: str = "") -> str:
     """Did Jia Yi save Bing Ding? → 甲乙有没有救过丙丁 (rule 5: an act asked whether it
     ever happened takes 过)."""
     n = np_length(rest)
-    subject = _np(rest[:n], file)
+    subject = _np(rest[:n], file) + after_subject
     p = _predicate(rest[n:], file)
     if p.verb_item is None and aux.part in COPULA:
         return subject + file.chinese.whether + file.chinese.be + p.subject + p.after

@@ -41,6 +41,8 @@ class Joints(BaseModel):
     and_: str = Field(alias="and", description="joins two names")
     whether: str = Field(description="asks whether (a yes/no question)")
     be: str = Field(description="the copula before an asked thing (甲的师父是谁)")
+    who: str = Field(description="the asking word for a person (谁): who did an act to someone "
+                                 "is asked of the one it was done to (乙被谁杀了)")
     by: str = Field(description="the passive, before the doer (甲被谁杀了)")
     done: str = Field(description="after an act done in the past (杀了)")
     ever: str = Field(description="after an act asked whether it ever happened (救过)")

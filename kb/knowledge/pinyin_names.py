@@ -27,6 +27,9 @@ from kb.knowledge.surnames import surnames
 MAX_NAME_WORDS = 5
 """The most words one name is written in (a given name of two syllables written apart, a double surname)."""
 DISPLAY_CACHE = 8192
+MAX_NAME_CHARS = 4
+"""A Chinese personal name has two to four characters; a longer one is a title or a description,
+shown in an English answer as the book writes it."""
 HitKind = Literal["person", "place"]
 
 
@@ -192,7 +195,7 @@ def english_name(name: str) -> str:
     from kb.knowledge.english_words import english
     from kb.knowledge.language import language
 
-    if any(ch in language().chars.name_joints for ch in name):  # 甲的老婆 describes, names no one
-        return name
+    if len(name) > MAX_NAME_CHARS or any(ch in language().chars.name_joints for ch in name):
+        return name  # 甲的老婆, 某县知县: a description or a title, not a name to spell
     shown = display_name(name, english().surname_readings)
     return name if shown == name else f"{shown} ({name})"
