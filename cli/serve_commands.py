@@ -102,8 +102,10 @@ def print_answer(response: AskResponse) -> None:
     from kb.answering.drafting import chapter_span
 
     plan = response.plan
+    read_as = response.trace.get("read_as")  # an English question: the Chinese it asks
     console.print(f"[bold]{response.status}[/] · {response.mode} · plan {plan.kind}"
-                  + (f" ({', '.join(plan.people)})" if plan.people else ""), highlight=False)
+                  + (f" ({', '.join(plan.people)})" if plan.people else "")
+                  + (f" · read as {read_as}" if read_as else ""), highlight=False)
     console.rule("answer")
     console.print(response.answer or "–", highlight=False, soft_wrap=True)
     console.rule()

@@ -235,6 +235,14 @@ def test_ask_answers_with_located_quotes(client: httpx.Client, api_corpus: Corpu
     assert body["session_id"]
 
 
+def test_ask_in_english(client: httpx.Client) -> None:
+    body = client.post("/ask", json={"question": "How did Lu Zhishen and Lin Chong meet?"}).json()
+    assert body["status"] == "answered" and body["plan"]["lang"] == "en"
+    assert set(body["plan"]["person_ids"]) == {"lu_zhishen", "lin_chong"}
+    assert body["trace"]["read_as"] == "鲁智深和林冲是怎么认识的"
+    assert body["quotes"] and all(q["located"] for q in body["quotes"])
+
+
 def test_ask_follow_up_in_the_same_session(client: httpx.Client) -> None:
     first = client.post("/ask", json={"question": QUESTION}).json()
     second = client.post("/ask", json={"question": "他们后来怎么样了？",

@@ -63,6 +63,15 @@ def test_ask_prints_a_readable_answer(api_data_dir: Path, api_falkordb: str) -> 
     assert "--session" in result.stdout
 
 
+def test_an_english_question_prints_its_chinese_reading(api_data_dir: Path,
+                                                        api_falkordb: str) -> None:
+    result = runner.invoke(app, ["ask", "How did Lu Zhishen and Lin Chong meet?"],
+                           env=cli_env(api_data_dir, api_falkordb))
+    assert result.exit_code == 0, result.output
+    assert "read as 鲁智深和林冲是怎么认识的" in result.stdout
+    assert "Lu Zhishen (鲁智深) and Lin Chong (林冲)" in result.stdout
+
+
 @pytest.mark.parametrize(("question", "field"), [("", "question"), ("   ", "question"),
                                                 ("林" * 501, "question")])
 def test_a_rejected_question_is_exit_2_naming_the_field(api_data_dir: Path, api_falkordb: str,
