@@ -3,10 +3,11 @@ words put in the Chinese order the planner reads, so that "Why did Jia Yi hate B
 planned as 甲乙为什么恨丙丁 and "Who did Jia Yi kill?" as 甲乙杀了谁.
 
 The rules, in order:
-1. A whole question that is one of the file's templates (what happened to * → {1}后来怎么样了)
-   is its template's Chinese, each * a noun phrase.
-2. A clause of time (before / after / during …, to a comma or the end) stands first, with its
-   word after it: "during the campaign against Bing Ding" → 征丙丁时, "after he died" → 他死以后.
+1. A clause of time (before / after / during …, to a comma or the end) stands first, with its
+   word after it ("during the campaign against Bing Ding" → 征丙丁时), or after the subject when
+   its own subject is the question's ("after he killed Bing Ding" → 甲乙杀了丙丁以后).
+2. A question (its clauses of time apart) that is one of the file's templates (what happened to
+   * → {1}后来怎么样了) is its template's Chinese, each * a noun phrase.
 3. Noun phrases: "N of X" is X的N ("bowls of wine" is 碗酒: a unit joins), "X's N" X的N,
    "his N" 他的N, "N between X and Y" X和Y的N, "chapter 7" 第7回.
 4. An asking word followed by an auxiliary (did, was) asks of the subject after it: why and how
@@ -30,6 +31,7 @@ ASKS = frozenset({"ask_cause", "ask_adverb", "ask_object", "ask_count", "ask_mea
 AUX = frozenset({"aux", "aux_past", "copula", "copula_past"})
 COPULA = frozenset({"copula", "copula_past"})
 VERBS = frozenset({"act", "verb", "event_verb"})
+CLAUSES = frozenset({"clause_after", "clause_before"})
 DROPPED = frozenset({"skip", "comma"})
 """Items the main clause drops; a word not read stays, as a bound between noun phrases (two
 names with an unknown verb between them are not one phrase)."""
@@ -37,13 +39,13 @@ names with an unknown verb between them are not one phrase)."""
 
 def chinese_question(items: Sequence[Item], file: English) -> str:
     """The Chinese question of the items (rules in the module docstring)."""
-    kept = [i for i in items if i.part not in ("skip", "unknown")]
+    front, after_subject, main = _clauses([i for i in items if i.part != "skip"], file)
+    kept = [i for i in main if i.part not in ("unknown", "comma")]
     for template, chinese in file.templates.items():
-        slots = _match([w for w in template.split() if not _skipped(w, file)],
-                       [i for i in kept if i.part != "comma"], file)
-        if slots is not None:
-            return chinese.format("", *(_np(s, file) for s in slots))
-    front, after_subject, main = _clauses(kept, file)
+        slots = _match([w for w in template.split() if not _skipped(w, file)], kept, file)
+        if slots is not None:  # a clause whose subject is the question's follows the first name
+            names = [_np(s, file) + (after_subject if k == 0 else "") for k, s in enumerate(slots)]
+            return front + chinese.format("", *names)
     return front + _main([i for i in main if i.part not in DROPPED], file, after_subject)
 
 
@@ -125,7 +127,7 @@ def _clauses(items: Sequence[Item], file: English) -> tuple[str, str, list[Item]
     rest: list[Item] = []
     i = 0
     while i < len(items):
-        if items[i].part != "clause_after":
+        if items[i].part not in CLAUSES:
             rest.append(items[i])
             i += 1
             continue
@@ -139,7 +141,8 @@ def _clauses(items: Sequence[Item], file: English) -> tuple[str, str, list[Item]
         clause = clause if own else [c for c in clause if c.part != "pronoun"][:]
         if clause:
             p = _predicate(clause, file)
-            done = bool(p.verb_item and p.verb_item.past) and not p.passive
+            done = items[i].part == "clause_after" and bool(p.verb_item and p.verb_item.past) \
+                and not p.passive
             (front if own else after_subject).append(_sentence(p, file, done) + items[i].zh)
         i = j
     return "".join(front), "".join(after_subject), rest

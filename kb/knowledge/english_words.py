@@ -23,7 +23,8 @@ from kb.knowledge.frames import LANG_DIR, Frames, read_model
 Part = Literal[
     "ask_cause", "ask_adverb", "ask_object", "ask_count", "ask_measure", "aux", "aux_past",
     "copula", "copula_past", "act", "verb", "event_verb", "noun", "numeral", "unit", "genitive",
-    "pronoun", "link", "coverb", "passive_by", "clause_after", "prefix", "adverb", "frame", "skip",
+    "pronoun", "link", "coverb", "passive_by", "clause_after", "clause_before", "prefix", "adverb",
+    "frame", "skip",
 ]
 """Every part of speech the reader knows (kb.answering.english says what it does with each)."""
 PARTS: frozenset[str] = frozenset(get_args(Part))
