@@ -30,7 +30,9 @@ from kb.knowledge.english_words import SLOT, English
 ASKS = frozenset({"ask_cause", "ask_adverb", "ask_object", "ask_count", "ask_measure"})
 AUX = frozenset({"aux", "aux_past", "copula", "copula_past"})
 COPULA = frozenset({"copula", "copula_past"})
-VERBS = frozenset({"act", "verb", "event_verb"})
+VERBS = frozenset({"act", "get", "verb", "event_verb"})
+PASSIVE = COPULA | {"get"}
+"""Before a past participle, these make the passive (was killed, got killed → 被杀)."""
 CLAUSES = frozenset({"clause_after", "clause_before"})
 DROPPED = frozenset({"skip", "comma"})
 """Items the main clause drops; a word not read stays, as a bound between noun phrases (two
@@ -173,7 +175,7 @@ def _predicate(items: Sequence[Item], file: English) -> _Predicate:
     i = 0
     while i < len(items):
         item = items[i]
-        if item.part in COPULA and verb_item is None and i + 1 < len(items) and \
+        if item.part in PASSIVE and verb_item is None and i + 1 < len(items) and \
                 items[i + 1].part in VERBS and items[i + 1].past:  # were robbed → 被劫
             verb, verb_item, passive = file.chinese.by + items[i + 1].zh, items[i + 1], True
             i += 2
@@ -207,7 +209,7 @@ def _sentence(p: _Predicate, file: English, done: bool = False) -> str:
 
 
 def _verb(p: _Predicate, file: English, done: bool) -> str:
-    acts = p.verb_item is not None and p.verb_item.part in AUX | {"act", "event_verb"}
+    acts = p.verb_item is not None and p.verb_item.part in AUX | {"act", "get", "event_verb"}
     return p.verb + (file.chinese.done if done and acts and p.verb else "")
 
 

@@ -22,7 +22,7 @@ from kb.knowledge.frames import LANG_DIR, Frames, read_model
 
 Part = Literal[
     "ask_cause", "ask_adverb", "ask_object", "ask_count", "ask_measure", "aux", "aux_past",
-    "copula", "copula_past", "act", "verb", "event_verb", "noun", "numeral", "unit", "genitive",
+    "copula", "copula_past", "act", "get", "verb", "event_verb", "noun", "numeral", "unit", "genitive",
     "pronoun", "link", "coverb", "passive_by", "clause_after", "clause_before", "prefix", "adverb",
     "frame", "skip",
 ]
