@@ -97,3 +97,11 @@ def test_a_missing_part_and_a_missing_frame_are_named(tmp_path: Path) -> None:
     del data["prompt"]
     with pytest.raises(ConfigError, match="prompt"):
         read_model(_write(tmp_path, data), English)
+
+
+def test_a_frame_only_zh_has_yet_stands_in_for_english() -> None:
+    """A template added to zh.json before en.json has it: the English answer still comes (the
+    key test above fails until en.json has it)."""
+    file = english().model_copy(update={"say": {k: v for k, v in english().say.items()
+                                                if k != "chapter.one"}})
+    assert file.phrase("chapter.one", n=7) == "第7回"

@@ -12,6 +12,7 @@ of the book's own names (`kb.knowledge.pinyin_names`)."""
 
 from __future__ import annotations
 
+import logging
 import re
 from functools import cache
 from typing import Literal, get_args
@@ -20,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from kb.knowledge.frames import LANG_DIR, Frames, read_model
 
+log = logging.getLogger(__name__)
 Part = Literal[
     "ask_cause", "ask_adverb", "ask_object", "ask_count", "ask_measure", "aux", "aux_past",
     "copula", "copula_past", "act", "get", "verb", "event_verb", "noun", "numeral", "unit", "genitive",
@@ -103,6 +105,17 @@ class English(Frames):
 
     _index: dict[str, tuple[Part, str]] = PrivateAttr(default_factory=dict)
     _longest: int = PrivateAttr(default=1)
+
+    def phrase(self, key: str, **fields: object) -> str:
+        """The English template `key`; a key only zh.json has yet (a frame added to the Chinese
+        answers and not yet to en.json; tests/test_english_language.py fails on it) is zh's,
+        so that an English question is still answered."""
+        if key in self.say:
+            return super().phrase(key, **fields)
+        from kb.knowledge.language import language
+
+        log.warning("en.json has no answer template %r: the Chinese one stands in", key)
+        return language().phrase(key, **fields)
 
     def lookup(self, phrase: str) -> tuple[Part, str] | None:
         """The part and Chinese of a word or phrase, if the file holds it."""
