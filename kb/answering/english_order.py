@@ -43,8 +43,8 @@ def chinese_question(items: Sequence[Item], file: English) -> str:
     """The Chinese question of the items (rules in the module docstring)."""
     front, after_subject, main = _clauses([i for i in items if i.part != "skip"], file)
     kept = [i for i in main if i.part not in ("unknown", "comma")]
-    for template, chinese in file.templates.items():
-        slots = _match([w for w in template.split() if not _skipped(w, file)], kept, file)
+    for pattern, chinese in file.patterns:
+        slots = _match(pattern, kept, file)
         if slots is not None:  # a clause whose subject is the question's follows the first name
             names = [_np(s, file) + (after_subject if k == 0 else "") for k, s in enumerate(slots)]
             return front + chinese.format("", *names)

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import logging
 import re
-from functools import cache
+from functools import cache, cached_property
 from typing import Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from kb.knowledge.frames import LANG_DIR, Frames, read_model
 
@@ -98,13 +98,20 @@ class English(Frames):
             if not slots or not used or not used <= set(range(1, slots + 1)):
                 raise ValueError(f"templates[{template!r}]: the Chinese must use its * as {{1}} …")
 
-        self._index = {word: (part, chinese) for part, words in self.words.items()
-                       for word, chinese in words.items()}
-        self._longest = max(len(w.split()) for w in self._index)
         return self
 
-    _index: dict[str, tuple[Part, str]] = PrivateAttr(default_factory=dict)
-    _longest: int = PrivateAttr(default=1)
+    @cached_property
+    def index(self) -> dict[str, tuple[Part, str]]:
+        """Every word and phrase → its part and Chinese (read once: a plain dict lookup)."""
+        return {word: (part, chinese) for part, words in self.words.items()
+                for word, chinese in words.items()}
+
+    @cached_property
+    def patterns(self) -> tuple[tuple[tuple[str, ...], str], ...]:
+        """The templates as the words they match (a word with no Chinese, "to", left out: the
+        reader drops it from the question too), with their Chinese."""
+        return tuple((tuple(w for w in t.split() if w == SLOT or self.index.get(w, ("", ""))[0]
+                            != "skip"), chinese) for t, chinese in self.templates.items())
 
     def phrase(self, key: str, **fields: object) -> str:
         """The English template `key`; a key only zh.json has yet (a frame added to the Chinese
@@ -119,12 +126,12 @@ class English(Frames):
 
     def lookup(self, phrase: str) -> tuple[Part, str] | None:
         """The part and Chinese of a word or phrase, if the file holds it."""
-        return self._index.get(phrase)
+        return self.index.get(phrase)
 
-    @property
+    @cached_property
     def longest(self) -> int:
         """The most words a phrase of the file has."""
-        return self._longest
+        return max(len(w.split()) for w in self.index)
 
 
 @cache
