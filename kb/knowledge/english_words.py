@@ -110,8 +110,9 @@ class English(Frames):
     def patterns(self) -> tuple[tuple[tuple[str, ...], str], ...]:
         """The templates as the words they match (a word with no Chinese, "to", left out: the
         reader drops it from the question too), with their Chinese."""
-        return tuple((tuple(w for w in t.split() if w == SLOT or self.index.get(w, ("", ""))[0]
-                            != "skip"), chinese) for t, chinese in self.templates.items())
+        skipped = set(self.words["skip"])
+        return tuple((tuple(w for w in t.split() if w not in skipped), chinese)
+                     for t, chinese in self.templates.items())
 
     def phrase(self, key: str, **fields: object) -> str:
         """The English template `key`; a key only zh.json has yet (a frame added to the Chinese
