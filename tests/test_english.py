@@ -62,6 +62,8 @@ def _read_as(service: AskService, question: str) -> str:
     ("Which chapter does Lu Zhishen save Lin Chong in?", "鲁智深第几回救林冲"),
     ("Did Lin Chong kill Lu Zhishen?", "林冲有没有杀过鲁智深"),
     ("What happens in chapter 9?", "第9回讲了什么"),
+    ("When did Lu Qian pass away?", "陆谦什么时候去世"),
+    ("In which chapter had Lu Qian passed away?", "陆谦第几回去世"),
     ("Where is Lin Chong from?", "林冲是哪里人"),
     ("What were Lu Qian's last words?", "陆谦临终说了什么"),
     ("What was Lin Chong's wife's name?", "林冲的妻子的名字是什么"),

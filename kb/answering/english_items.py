@@ -107,10 +107,15 @@ def _name_item(hit: PinyinHit, words: Sequence[str]) -> Item:
 def _word_item(words: Sequence[str], i: int, file: English) -> tuple[Item, int]:
     """The longest phrase of the file starting at word i (or the word by its base form)."""
     word = words[i]
+    first = base_form(word, file) if file.lookup(word) is None else None
     for j in range(min(len(words), i + file.longest), i + 1, -1):
         found = file.lookup(" ".join(words[i:j]))
         if found:
             return Item(found[0], found[1], tuple(words[i:j])), j
+        if first is not None:  # a phrase by its first word's base form: passed away → pass away
+            found = file.lookup(" ".join([first[0], *words[i + 1:j]]))
+            if found:
+                return Item(found[0], found[1], tuple(words[i:j]), past=first[1]), j
     if word in ",;:":
         return Item("comma", "", (word,)), i + 1
     if word == "'s":
