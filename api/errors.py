@@ -124,9 +124,11 @@ async def http_error(request: Request, exc: Exception) -> JSONResponse:
     same JSON shape. A body that cannot be read as UTF-8 JSON is a 422 like any bad body."""
     assert isinstance(exc, HTTPException)
     if exc.status_code == 400:
-        field = FieldError(field="body", message="not valid UTF-8 JSON")
-        return error_response(422, ErrorBody(detail="body: not valid UTF-8 JSON",
-                                             errors=[field]))
+        cause = exc.__cause__  # FastAPI raises its 400 from the decoding error
+        message = (f"not valid UTF-8 JSON (byte {cause.start})"
+                   if isinstance(cause, UnicodeDecodeError) else "not valid UTF-8 JSON")
+        field = FieldError(field="body", message=message)
+        return error_response(422, ErrorBody(detail=f"body: {message}", errors=[field]))
     detail = exc.detail if isinstance(exc.detail, str) else "request refused"
     if exc.status_code == 404:
         detail = "no route matches this path"

@@ -8,6 +8,7 @@ missing one is named in one line instead of breaking `kbx` itself.
 from __future__ import annotations
 
 import importlib
+import logging
 import math
 from types import ModuleType
 from typing import Any
@@ -18,12 +19,19 @@ from core.errors import ConfigError
 
 
 def optional(module: str) -> ModuleType:
-    """Import a reference library of the `bench` extra, or say how to install it."""
+    """Import a reference library of the `bench` extra, or say how to install it.
+
+    bm25s sets its own logger to DEBUG when imported, so its records of every build passed the
+    level `--log-level` gave the root logger and were printed at WARNING; its logger is put
+    back to inherit the root's level once it is imported (setting it before the import, as this
+    module once did, is undone by the import)."""
     try:
-        return importlib.import_module(module)
+        imported = importlib.import_module(module)
     except ImportError as exc:
         raise ConfigError(f"{module} is not installed: the benchmark compares with it "
                           f"(pip install -e '.[bench]')") from exc
+    logging.getLogger(module).setLevel(logging.NOTSET)
+    return imported
 
 
 def bm25s_index(tokens: list[list[str]], k1: float, b: float) -> Any:

@@ -24,7 +24,6 @@ and memory grow; the peak memory is that of a child process doing what `kbx inge
 from __future__ import annotations
 
 import gc
-import logging
 import math
 import random
 import resource
@@ -177,7 +176,6 @@ def _ingest_child(corpus: str, scale: str, chunk_size: str, out: str) -> None:
 def run_benchmark(cfg: Settings, n_queries: int = 500, scale: int = 1, builds: int = 3,
                   k: int = TOP_K, depth: int = DEFAULT_DEPTH, peak: bool = True
                   ) -> dict[str, Any]:
-    logging.getLogger("bm25s").setLevel(logging.WARNING)  # it logs every build at DEBUG
     chapters = scaled_chapters(read_corpus(cfg.corpus), scale)
     blocks = chunk_corpus(chapters, cfg.chunk_size)
     simplified = [to_simplified(b.text) for b in blocks]

@@ -221,11 +221,12 @@ def bench_ask_command(
 
 def load_question_texts(paths: list[Path]) -> list[Question]:
     """Every question of the files (labels are not needed for timing, so quotes are not located)."""
+    from core.utf8 import read_utf8
     from retrieval.questions import Question
 
     found: list[Question] = []
     for path in paths:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = read_utf8(path).splitlines()
         found.extend(Question.model_validate_json(line) for line in lines if line.strip())
     if not found:
         raise ValueError("no questions to time (see --questions)")

@@ -11,6 +11,10 @@ class ConfigError(KBError):
     """A setting, path or input file is wrong; the message names it."""
 
 
+class EncodingError(ConfigError):
+    """A user's text file is not UTF-8; the message names the file, byte, line and column."""
+
+
 class CorpusError(ConfigError):
     """The corpus cannot be read: missing path, empty directory, bad bytes, no chapter."""
 

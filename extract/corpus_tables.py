@@ -15,6 +15,7 @@ from functools import cached_property
 from pathlib import Path
 
 from core.errors import ConfigError
+from core.utf8 import read_utf8
 from kb.knowledge.genre import BookCues, validated
 
 TABLES_FILE = "extraction.json"
@@ -72,7 +73,7 @@ def read_tables(directory: Path) -> CorpusTables:
     if not path.exists():
         return CorpusTables()
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_utf8(path))
         return CorpusTables(
             places=tuple(data.get("places", ())),
             name_context_exclude={k: tuple(v) for k, v in

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core.errors import ConfigError
 from core.text import to_simplified
+from core.utf8 import read_utf8
 from extract.corpus_tables import CorpusTables
 from kb.knowledge.genre import genre
 from kb.knowledge.models import Person
@@ -79,7 +80,7 @@ def read_lexicon(path: Path) -> list[LexiconEntry]:
     if not path.exists():
         raise ConfigError(f"{path}: no character lexicon here")
     entries = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(read_utf8(path).splitlines(), start=1):
         if not line.strip():
             continue
         try:

@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.errors import CorpusError
+from core.errors import CorpusError, EncodingError
+from core.utf8 import read_utf8
 
 CHAPTER_FILE = re.compile(r"^(\d{1,4})\.txt$")
 HEADING = re.compile(r"^\s*第([〇零一二两三四五六七八九十百千\d]+)回")
@@ -46,9 +47,9 @@ def chinese_number(numeral: str) -> int:
 
 def _read_utf8(path: Path) -> str:
     try:
-        return path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise CorpusError(f"{path}: not UTF-8 text (byte {exc.start})") from exc
+        return read_utf8(path)
+    except EncodingError as exc:
+        raise CorpusError(str(exc)) from exc
     except OSError as exc:
         raise CorpusError(f"{path}: cannot read ({exc.strerror})") from exc
 

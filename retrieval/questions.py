@@ -10,7 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from core.errors import QuestionFileError
+from core.errors import EncodingError, QuestionFileError
+from core.utf8 import read_utf8
 from ingest.corpus import Chapter
 from ingest.locate import spans_in
 
@@ -81,9 +82,11 @@ def _parse_line(path: Path, line_no: int, raw: str) -> Question:
 def load_questions(path: Path, chapters: Mapping[int, Chapter]) -> list[LabeledQuestion]:
     """Parse and label every question; the first problem stops with the line and the quote."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise QuestionFileError(f"{path}: cannot read question file ({exc})") from exc
+        lines = read_utf8(path).splitlines()
+    except EncodingError as exc:
+        raise QuestionFileError(str(exc)) from exc
+    except OSError as exc:
+        raise QuestionFileError(f"{path}: cannot read question file ({exc.strerror})") from exc
     labeled: list[LabeledQuestion] = []
     seen: dict[str, int] = {}
     for line_no, raw in enumerate(lines, start=1):

@@ -217,7 +217,8 @@ def test_a_body_under_the_limit_is_read(client: httpx.Client) -> None:
 def test_invalid_utf8_body_is_422_naming_the_body(client: httpx.Client) -> None:
     response = client.post("/ask", content=b'{"question": "\xff\xfe"}',
                            headers={"content-type": "application/json"})
-    refused(response, 422, "body")
+    body = refused(response, 422, "body")
+    assert "byte 14" in str(body["detail"]), body  # where the bad byte is, not "byte 0"
 
 
 # --- nothing of the machinery in error bodies ----------------------------------------------

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ValidationError
 
 from core.atomic import write_text
 from core.errors import BundleError
+from core.utf8 import utf8_problem
 from ingest.chunking import Block
 from ingest.locate import QuoteError, QuoteLocator
 from kb.knowledge.checks import Entry, Problems, check_structure
@@ -146,10 +147,11 @@ def _parse_line(text: str, model: type[BaseModel], where: str, problems: Problem
 
 
 def _read_file(path: Path, model: type[BaseModel], problems: Problems) -> list[Entry]:
+    data = path.read_bytes()
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = data.decode("utf-8").splitlines()
     except UnicodeDecodeError as exc:
-        problems.add(str(path), "?", f"not UTF-8 text (byte {exc.start})")
+        problems.add(str(path), "?", utf8_problem(data, exc))
         return []
     entries = []
     for number, line in enumerate(lines, start=1):

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core.errors import QuestionFileError
 from core.text import to_simplified
+from core.utf8 import read_utf8
 from kb.knowledge.views import EventView, Journey, Pair, SourceView
 
 T = TypeVar("T", bound=BaseModel)
@@ -94,7 +95,7 @@ class JourneyVerdict(BaseModel):
 def read_cases(path: Path, model: type[T]) -> list[T]:
     """The file's cases; a QuestionFileError names the line of a bad one."""
     cases: list[T] = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(read_utf8(path).splitlines(), start=1):
         if not line.strip():
             continue
         try:

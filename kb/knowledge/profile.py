@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core.atomic import write_text
 from core.errors import BundleError
+from core.utf8 import read_utf8
 
 PROFILE_FILE = "profile.json"
 WHILE = "(?:的时候|时候|期间|之时|之际|时|中|里)"
@@ -87,7 +88,7 @@ def read_profile(directory: Path) -> CorpusProfile:
     if not path.exists():
         return CorpusProfile()
     try:
-        return CorpusProfile.model_validate(json.loads(path.read_text(encoding="utf-8")))
+        return CorpusProfile.model_validate(json.loads(read_utf8(path)))
     except (ValueError, ValidationError) as exc:
         raise BundleError(f"{path}: invalid corpus profile ({exc})") from exc
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.errors import BundleError
+from core.utf8 import read_utf8
 
 ROLES_FILE = "roles.json"
 
@@ -39,7 +40,7 @@ def read_roles(directory: Path) -> RoleVocabulary:
     if not path.exists():
         return RoleVocabulary()
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_utf8(path))
         return RoleVocabulary({str(k): tuple(map(str, v)) for k, v in data["roles"].items()})
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise BundleError(f"{path}: invalid role vocabulary ({exc})") from exc

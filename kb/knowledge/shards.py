@@ -27,6 +27,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from core.text import to_simplified
+from core.utf8 import read_utf8, utf8_problem
 from ingest.chunking import Block
 from kb.knowledge.checks import Entry, Problems
 from kb.knowledge.models import ChapterSummary, Event, Person, Relation, SourceRef, State
@@ -129,7 +130,13 @@ def _read_shards(directory: Path, texts: Mapping[int, str], roles: RoleVocabular
     read = _Read()
     for path in sorted((directory / SHARD_DIR).glob("ch*.jsonl")):
         chapter = int(path.stem[2:])
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        data = path.read_bytes()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            problems.add(f"{SHARD_DIR}/{path.name}", "?", utf8_problem(data, exc))
+            continue
+        for number, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
                 continue
             where = f"{SHARD_DIR}/{path.name}:{number}"
@@ -223,7 +230,7 @@ def _lexicon_people(directory: Path) -> dict[str, Person]:
     path = directory / LEXICON_FILE
     people = {}
     if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
+        for line in read_utf8(path).splitlines():
             if line.strip():
                 row = json.loads(line)
                 people[row["id"]] = Person(
