@@ -43,6 +43,8 @@ class _LazyConsole:
             from rich.console import Console
 
             self._console = Console(stderr=self._stderr)
+            # in a pipe (or a file) a long line is one line, not cut at rich's assumed 80 columns
+            self._console.soft_wrap = not self._console.is_terminal
         return self._console
 
     def __getattr__(self, name: str) -> Any:

@@ -73,7 +73,8 @@ def run_eval(questions: list[LabeledQuestion], corpus: Corpus, retriever: Retrie
 
     run = make_strategy(strategy, corpus, retriever, cfg, options, cut)
     with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), console=rich_console(),
-                  transient=True) as progress:
+                  transient=True,
+                  disable=not rich_console().is_terminal) as progress:
         task = progress.add_task(label, total=len(questions))
         return evaluate(questions, run, {b.id: b for b in corpus.blocks},
                         progress=lambda: progress.advance(task))
@@ -103,6 +104,7 @@ def eval_command(
     with `--answers`, the answers themselves."""
     from rich.table import Table
 
+    from cli.tables import print_table
     from retrieval.questions import load_questions
     from retrieval.retriever import SearchOptions
 
@@ -129,13 +131,13 @@ def eval_command(
         return
     table = Table(title=f"{questions.name}: {strategy}, budget {options.budget}, "
                         f"max {options.max_blocks} blocks, {policy.value}")
-    for key in ("answerable", "hit@1", "hit@3", "hit@5", "mrr@10", "context_any_core",
-                "context_all_core", "avg_blocks", "irrelevant_share"):
-        table.add_column(key, justify="right")
+    for header in ("answerable", "hit@1", "hit@3", "hit@5", "mrr@10", "any core", "all core",
+                   "avg blocks", "irrelevant"):  # (the JSON keys: context_any_core …)
+        table.add_column(header, justify="right")
     table.add_row(str(result["answerable"]), *(f"{summary[k]:.3f}" for k in
                   ("hit@1", "hit@3", "hit@5", "mrr@10", "context_any_core", "context_all_core",
                    "avg_blocks", "irrelevant_share")))
-    console.print(table)
+    print_table(table)
     misses = [r["id"] for r in rows if r["answerable"] and not r["first_core_rank"]]
     if misses:
         console.print(f"no core block ranked: {', '.join(map(str, misses))}", highlight=False)
@@ -156,6 +158,7 @@ def _sweep(labeled: list[LabeledQuestion], corpus: Corpus, retriever: Retriever,
            cut: float | None = None) -> None:
     from rich.table import Table
 
+    from cli.tables import print_table
     from retrieval.retriever import SearchOptions
 
     results = []
@@ -189,11 +192,13 @@ def _sweep(labeled: list[LabeledQuestion], corpus: Corpus, retriever: Retriever,
         table.add_row(f"{r['budget']:,}", f"{round(r['context_all_core'] * n)}/{n}",
                       f"{round(r['context_any_core'] * n)}/{n}", f"{r['avg_blocks']:.1f}",
                       f"{r['irrelevant_share']:.0%}", f"{r['hit@3']:.2f}")
-    console.print(table)
+    print_table(table)
 
 
 def _print_cuts(cuts: list[dict[str, Any]]) -> None:
     from rich.table import Table
+
+    from cli.tables import print_table
 
     n = cuts[0]["answerable"]
     table = Table(title=f"kb, budget {cuts[0]['budget']:,}, max {cuts[0]['max_blocks']} blocks: "
@@ -204,7 +209,7 @@ def _print_cuts(cuts: list[dict[str, Any]]) -> None:
         table.add_row(f"{r['cut']:.1f}", f"{r['context_all_core']:.3f}",
                       f"{r['context_any_core']:.3f}", f"{r['avg_blocks']:.1f}",
                       f"{r['irrelevant_share']:.3f}", f"{r['hit@3']:.3f}")
-    console.print(table)
+    print_table(table)
 
 
 def run_answer_eval(path: Path, corpus: Corpus, cfg: Settings, json_out: bool) -> None:
@@ -213,6 +218,7 @@ def run_answer_eval(path: Path, corpus: Corpus, cfg: Settings, json_out: bool) -
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from rich.table import Table
 
+    from cli.tables import print_table
     from kb.answering.answer_eval import evaluate_answers
     from kb.answering.service import AskService
     from kb.knowledge.loading import load_active_bundle
@@ -226,7 +232,8 @@ def run_answer_eval(path: Path, corpus: Corpus, cfg: Settings, json_out: bool) -
     service = AskService(offline, corpus, provider, bundle=bundle)
     questions = [q.question for q in load_questions(path, corpus.chapters)]
     with Progress(TextColumn("answers"), BarColumn(), MofNCompleteColumn(),
-                  console=rich_console(), transient=True) as progress:
+                  console=rich_console(), transient=True,
+                  disable=not rich_console().is_terminal) as progress:
         task = progress.add_task("answers", total=len(questions))
         report = evaluate_answers(service.ask, questions, lambda: progress.advance(task))
     summary = report.summary()
@@ -243,7 +250,7 @@ def run_answer_eval(path: Path, corpus: Corpus, cfg: Settings, json_out: bool) -
                   f"{summary['in_lead']}/{n}", str(summary["answerable_refused"]),
                   f"{summary['unanswerable_refused']}/{summary['unanswerable']}",
                   f"{summary['quotes_located']}/{summary['quotes']}")
-    console.print(table)
+    print_table(table)
     for row in report.rows:
         if row.answerable and not row.states_answer:
             lacking = " & ".join("/".join(g) for g in row.missing)

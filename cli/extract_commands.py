@@ -110,7 +110,8 @@ def _run_with_progress(cfg: Settings, inputs: Inputs, extractor: ChapterExtracto
     unit = "chapters" if extractor.method == "offline" else "blocks"
     with Progress(TextColumn(f"extracting {unit} ({extractor.method})"), BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), console=rich_console(),
-                  transient=True) as bar:
+                  transient=True,
+                  disable=not rich_console().is_terminal) as bar:
         task = bar.add_task("extract", total=None)
         return run(cfg, inputs, extractor, chapters,
                    progress=lambda done, total: bar.update(task, completed=done, total=total),
@@ -120,13 +121,15 @@ def _run_with_progress(cfg: Settings, inputs: Inputs, extractor: ChapterExtracto
 def _print_summary(summary: RunSummary, client: ChatClient | None) -> None:
     from rich.table import Table
 
+    from cli.tables import print_table
+
     table = Table(title=f"{summary.method} extraction of {len(summary.chapters)} chapters")
     for col in ("bundle", "people", "events", "relations", "states", "chapters"):
         table.add_column(col, justify="right")
     for name, counts in (("extracted", summary.extracted), ("merged", summary.merged)):
         table.add_row(name, *(str(counts.get(k, 0)) for k in ("people", "events", "relations", "states",
                                                                "chapters")))
-    console.print(table)
+    print_table(table)
     console.print("tallies: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.counters.items())),
                   highlight=False)
     console.print("timings: " + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in summary.seconds.items()))
@@ -148,6 +151,8 @@ def _print_summary(summary: RunSummary, client: ChatClient | None) -> None:
 def _print_gate(gate: Gate) -> None:
     from rich.table import Table
 
+    from cli.tables import print_table
+
     chapters = _span(gate.chapters)
     table = Table(title=f"precision gate: ≥ {gate.threshold} over ≥ {gate.min_found} records, "
                         f"{gate.method} records of chapters {chapters}")
@@ -156,7 +161,7 @@ def _print_gate(gate: Gate) -> None:
     for kind in gate.kinds:
         table.add_row(kind.kind, str(kind.found), str(kind.correct),
                       "yes" if kind.admitted else "no", kind.reason)
-    console.print(table)
+    print_table(table)
     if gate.added:
         added = ", ".join(f"{k} {v}" for k, v in gate.added.items())
         console.print(f"extracted records added to the curated ones: {added}", highlight=False)
@@ -204,6 +209,8 @@ def _pr(score: Score) -> str:
 def _print_report(result: QualityReport) -> None:
     from rich.table import Table
 
+    from cli.tables import print_table
+
     chapters = _span(result.chapters)
     table = Table(title=f"per chapter: precision / recall (offline extractor vs curated, "
                         f"chapters {chapters})")
@@ -212,7 +219,7 @@ def _print_report(result: QualityReport) -> None:
     for row in result.per_chapter:
         table.add_row(str(row.chapter), _pr(row.people), _pr(row.pairs), _pr(row.typed),
                       _pr(row.events), _pr(row.states), _pr(row.fates))
-    console.print(table)
+    print_table(table)
     overall = Table(title=f"overall, chapters {chapters}")
     for col in ("measure", "found", "curated", "correct", "recalled", "precision", "recall"):
         overall.add_column(col, justify="left" if col == "measure" else "right")
@@ -229,7 +236,7 @@ def _print_report(result: QualityReport) -> None:
     for name, score in rows:
         overall.add_row(name, str(score.found), str(score.curated), str(score.correct),
                         str(score.recalled), f"{score.precision:.3f}", f"{score.recall:.3f}")
-    console.print(overall)
+    print_table(overall)
 
 
 @extract_app.command("discover-report")

@@ -130,6 +130,8 @@ def stats_command(provider: ProviderOpt = None, bundle: BundleOpt = None,
 def _print_stats(stats: Stats) -> None:
     from rich.table import Table
 
+    from cli.tables import print_table
+
     table = Table(title=f"{stats.backend} graph {stats.graph!r}")
     table.add_column("records")
     table.add_column("count", justify="right")
@@ -137,7 +139,7 @@ def _print_stats(stats: Stats) -> None:
         table.add_row(name, str(getattr(stats, name)))
     for kind, count in stats.relation_types.items():
         table.add_row(f"  relation {kind}", str(count))
-    console.print(table)
+    print_table(table)
 
 
 def people_command(provider: ProviderOpt = None, bundle: BundleOpt = None,
@@ -145,6 +147,7 @@ def people_command(provider: ProviderOpt = None, bundle: BundleOpt = None,
     """Everyone in the knowledge base, by first chapter."""
     from rich.table import Table
 
+    from cli.tables import print_table
     from kb.knowledge.views import PersonView
 
     with session(provider, bundle, book) as store:
@@ -158,7 +161,7 @@ def people_command(provider: ProviderOpt = None, bundle: BundleOpt = None,
     for p in people:
         table.add_row(p.id, p.name, "、".join(p.aliases), p.group or "",
                       "" if p.first_chapter is None else str(p.first_chapter))
-    console.print(table)
+    print_table(table)
 
 
 AllOpt = Annotated[bool, typer.Option("--all", help="list every shared event, not only the key ones")]
@@ -181,6 +184,8 @@ def pair_command(a: NameArg, b: NameArg, provider: ProviderOpt = None,
 def _print_pair(pair: Pair, show_all: bool = False) -> None:
     from rich.table import Table
 
+    from cli.tables import print_table
+
     console.print(f"[bold]{pair.a.name}[/] ({pair.a.id}) — [bold]{pair.b.name}[/] ({pair.b.id})")
     if pair.first_met is not None:
         console.print(f"相识：第{pair.first_met.chapter}回「{pair.first_met.quote}」"
@@ -194,7 +199,7 @@ def _print_pair(pair: Pair, show_all: bool = False) -> None:
                  if r.directed else "↔")
         begins = f"第{r.sources[0].chapter}回" if r.sources else ""
         relations.add_row(r.label, arrow, begins, r.description, _quote(r.sources))
-    console.print(relations)
+    print_table(relations)
     key = set(pair.key_events)
     shown = pair.shared_events if show_all else [e for e in pair.shared_events if e.id in key]
     rest = len(pair.shared_events) - len(shown)
@@ -204,7 +209,7 @@ def _print_pair(pair: Pair, show_all: bool = False) -> None:
         events.add_column(col)
     for e in shown:
         events.add_row(str(e.chapter), e.title, e.place or "", _quote(e.sources))
-    console.print(events)
+    print_table(events)
 
 
 def record_command(record_id: Annotated[str, typer.Argument(help="e.g. ev_ch009_001")],
@@ -222,6 +227,8 @@ def record_command(record_id: Annotated[str, typer.Argument(help="e.g. ev_ch009_
 def _print_record(view: RecordView) -> None:
     from rich.table import Table
 
+    from cli.tables import print_table
+
     data = view.record.model_dump(exclude={"sources"})
     console.print(f"[bold]{view.kind}[/] {data.pop('id')}")
     for key, value in data.items():
@@ -234,7 +241,7 @@ def _print_record(view: RecordView) -> None:
     for link in view.linked:
         table.add_row(link.kind, link.id, link.title,
                       "" if link.chapter is None else str(link.chapter), link.role or "")
-    console.print(table)
+    print_table(table)
 
 
 def journey_command(name: NameArg, provider: ProviderOpt = None, bundle: BundleOpt = None,
@@ -302,6 +309,7 @@ def bench_kb_command(samples: Annotated[int, typer.Option("--samples", min=10)] 
     (p50 / p99): FalkorDB and networkx side by side, one column per timing round."""
     from rich.table import Table
 
+    from cli.tables import print_table
     from kb.knowledge.loading import load_active_bundle
     from providers.bench import OPERATIONS, run_bench
     from providers.factory import open_provider
@@ -330,7 +338,7 @@ def bench_kb_command(samples: Annotated[int, typer.Option("--samples", min=10)] 
             table.add_row(b.backend if number == 0 else "",
                           f"{b.load_s * 1000:.0f}" if number == 0 else "", op,
                           *(f"{run[op].p50_ms:.3f} / {run[op].p99_ms:.3f}" for run in b.runs))
-    console.print(table)
+    print_table(table)
     console.print(f"hubs (most events): {', '.join(report.hubs)}", highlight=False)
     console.print("pair by name / pair by id (median p50): " + ", ".join(
         f"{k} {v:.2f}×" for k, v in report.name_over_id_p50.items()), highlight=False)
@@ -351,6 +359,7 @@ def eval_command(pairs: PairsOpt = None, journeys: JourneysOpt = None,
     against a reader's expectations (rules in kb/knowledge/evaluation.py)."""
     from rich.table import Table
 
+    from cli.tables import print_table
     from core.errors import NotFound
     from ingest.chunking import chunk_corpus
     from ingest.corpus import read_corpus
@@ -402,7 +411,7 @@ def eval_command(pairs: PairsOpt = None, journeys: JourneysOpt = None,
         table.add_column(col)
     for v in pair_verdicts:
         table.add_row(v.id, *("✓" if x else "✗" for x in (v.relation, v.begins, v.shared_event)))
-    console.print(table)
+    print_table(table)
     for v in pair_verdicts:
         if v.note:
             console.print(f"{v.id}: {v.note}", highlight=False)
@@ -413,7 +422,7 @@ def eval_command(pairs: PairsOpt = None, journeys: JourneysOpt = None,
         stages.add_column(col)
     for j in journey_verdicts:
         stages.add_row(j.id, "、".join(j.found), "、".join(j.missed), "✓" if j.ends else "✗")
-    console.print(stages)
+    print_table(stages)
 
 
 def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:

@@ -75,6 +75,7 @@ def ingest(corpus: CorpusOpt = None, chapters: ChaptersOpt = None,
     )
     from rich.table import Table
 
+    from cli.tables import print_table
     from ingest.chunking import chunk_chapter
     from ingest.corpus import read_corpus
     from ingest.store import store_dir
@@ -90,7 +91,8 @@ def ingest(corpus: CorpusOpt = None, chapters: ChaptersOpt = None,
     timings["read"] = time.perf_counter() - started
     blocks = []
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=rich_console(), transient=True) as progress:
+                  TimeElapsedColumn(), console=rich_console(), transient=True,
+                  disable=not rich_console().is_terminal) as progress:
         task = progress.add_task("chunking", total=len(chapter_list))
         for chapter in chapter_list:
             blocks.extend(chunk_chapter(chapter, cfg.chunk_size))
@@ -111,7 +113,7 @@ def ingest(corpus: CorpusOpt = None, chapters: ChaptersOpt = None,
     idx = whole_indexes(built.retriever)
     table.add_row(str(len(chapter_list)), f"{sum(len(c.text) for c in chapter_list):,}",
                   str(len(blocks)), f"{idx['ngram'].n_terms:,}", f"{idx['unigram'].n_terms:,}")
-    console.print(table)
+    print_table(table)
     console.print("timings: " + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in timings.items()))
 
 
@@ -153,26 +155,28 @@ def search(question: Annotated[str, typer.Argument(help="the question, either sc
 def _print_trace(trace: SearchTrace, corpus: Corpus, top: int, explain: bool) -> None:
     from rich.table import Table
 
+    from cli.tables import print_table
+
     q = trace.query
     console.print(f"[bold]query[/] {q.question}  →  cleaned: {q.cleaned!r}")
     for channel, terms in q.known_terms.items():
         console.print(f"  {channel}: {len(terms)}/{len(q.terms[channel])} terms in index: "
                       f"{' '.join(terms[:30])}", highlight=False)
     table = Table(title=f"{trace.strategy}, budget {trace.budget}, max {trace.max_blocks} blocks, "
-                        f"policy {trace.policy}")
-    for col in ("#", "block", "fused", "ngram rank/score", "unigram rank/score", "matched terms",
-                "tokens", "decision"):
-        table.add_column(col, no_wrap=col in ("block", "decision"))
+                        f"policy {trace.policy}; ngram and unigram: rank/score")
+    for col in ("#", "block", "fused", "ngram", "unigram", "matched terms", "tokens",
+                "decision"):
+        table.add_column(col, justify="right" if col in ("#", "fused", "tokens") else "left")
     for c in trace.candidates[:top]:
         cells = []
         for channel in ("ngram", "unigram"):
             hit = c.channels.get(channel)
-            cells.append(f"{hit.rank} / {hit.score:.2f}" if hit else "–")
+            cells.append(f"{hit.rank}/{hit.score:.2f}" if hit else "–")
         first = c.channels.get("ngram") or c.channels.get("unigram")
         table.add_row(str(c.fused_rank), c.chunk_id, f"{c.fused_score:.4f}", *cells,
-                      " ".join(first.matched_terms[:8]) if first else "", str(c.tokens),
-                      c.decision.value)
-    console.print(table)
+                      " ".join(first.matched_terms[:6]) if first else "", str(c.tokens),
+                      c.decision.value.replace("_", " "))
+    print_table(table)
     console.print(f"packed {len(trace.packed)} blocks, {trace.tokens_used} tokens, "
                   f"{trace.elapsed_ms:.1f} ms")
     for c in trace.candidates[:3] if explain else []:

@@ -99,6 +99,7 @@ def print_answer(response: AskResponse) -> None:
     """The answer, then its stages, quote checks, citations and how it was planned."""
     from rich.table import Table
 
+    from cli.tables import print_table
     from kb.answering.drafting import chapter_span
 
     plan = response.plan
@@ -119,7 +120,7 @@ def print_answer(response: AskResponse) -> None:
             located = sum(q.located for q in stage.quotes)
             table.add_row(str(number), stage.title, chapter_span(stage.chapters),
                           f"{located}/{len(stage.quotes)}")
-        console.print(table)
+        print_table(table)
     if response.quotes:
         table = Table(title="quote checks")
         for col in ("", "block", "quote"):
@@ -127,7 +128,7 @@ def print_answer(response: AskResponse) -> None:
         for quote in response.quotes:
             table.add_row("[green]✓[/]" if quote.located else "[red]✗[/]", quote.chunk_id,
                           quote.text)
-        console.print(table)
+        print_table(table)
     if response.citations:
         console.print("citations: " + ", ".join(c.chunk_id for c in response.citations),
                       highlight=False)
@@ -283,6 +284,8 @@ def run_ask_benchmark(cfg: Settings, questions: list[Question], repeat: int) -> 
 def print_ask_report(report: dict[str, Any]) -> None:
     from rich.table import Table
 
+    from cli.tables import print_table
+
     table = Table(title=f"offline /ask over {report['questions']} questions × "
                         f"{report['runs'] // report['questions']} ({report['blocks']} blocks, "
                         f"{report['store']})")
@@ -290,7 +293,7 @@ def print_ask_report(report: dict[str, Any]) -> None:
         table.add_column(col, justify="right")
     table.add_row(*(f"{report[k]:.1f}" for k in ("p50_ms", "p90_ms", "p99_ms", "mean_ms",
                                                   "max_ms")))
-    console.print(table)
+    print_table(table)
     before, after = report["load_average"]
     console.print(f"CPU time of this process: p50 {report['cpu_p50_ms']:.1f} ms, p99 "
                   f"{report['cpu_p99_ms']:.1f} ms; load average {before:.2f} → {after:.2f} on "

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cli.common import BookOpt, book_settings, console, handle_errors, print_json
+from cli.common import BookOpt, book_settings, handle_errors, print_json
 
 if TYPE_CHECKING:  # the store's clients load when the command runs, not at `kbx` start
     from core.settings import Settings
@@ -39,6 +39,8 @@ def status_command(json_out: Annotated[bool, typer.Option("--json", help="print 
     graphs interrupted loads left, the append-only file's size."""
     from rich.table import Table
 
+    from cli.tables import print_table
+
     report = store_status(book_settings(book))
     if json_out:
         print_json(report)
@@ -48,7 +50,7 @@ def status_command(json_out: Annotated[bool, typer.Option("--json", help="print 
     table.add_column("value")
     for key, value in report.items():
         table.add_row(key, ", ".join(map(str, value)) if isinstance(value, list) else str(value))
-    console.print(table)
+    print_table(table)
 
 
 def register(app: typer.Typer) -> None:

@@ -161,18 +161,18 @@ class NameResolver:
                             key=lambda k: (abs(len(k) - len(key)), k))
         close = difflib.get_close_matches(key, sharing, n=MAX_SUGGESTIONS,
                                           cutoff=SIMILARITY_CUTOFF)
-        chosen: dict[str, NameEntry] = {}  # one suggestion a person: 张三 was offered as 张三,
-        for k in [*containing, *close]:  # 小张三（张文远） and 过街老鼠张三（张三）, two of them one person
+        chosen: dict[str, NameEntry] = {}  # one suggestion a person (a name was offered three
+        for k in [*containing, *close]:  # times: as a name and two aliases, two of them one person)
             for entry in self._bearers(k, shown[k]):
                 chosen.setdefault(entry.person_id, entry)
         entries = list(chosen.values())[:MAX_SUGGESTIONS]
         labels = [_label(e) for e in entries]
         return [f"{label} ({e.person_id})" if labels.count(label) > 1 else label
-                for label, e in zip(labels, entries, strict=True)]  # two 王婆: by their ids
+                for label, e in zip(labels, entries, strict=True)]  # two of one name: by their ids
 
     def _bearers(self, key: str, first: NameEntry) -> list[NameEntry]:
-        """The entry shown for a key, then one for each other person who bears it (张三 is
-        张三's name and an alias of 张文远: both are suggested)."""
+        """The entry shown for a key, then one for each other person who bears it (a name that
+        is one person's own and another's alias: both are suggested)."""
         others = {e.person_id: e for e in sorted(self._by_key[key], key=lambda e: not e.primary)
                   if e.person_id != first.person_id}
         return [first, *others.values()]
