@@ -11,7 +11,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 COPY . /app
-RUN pip install . \
+RUN pip install -c constraints.txt . \
     && useradd --create-home --uid 10001 kbx \
     && mkdir -p /data \
     && chown kbx /data

@@ -3,16 +3,31 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 KBX := $(VENV)/bin/kbx
 PORT ?= 8000
+# Every package `make install` puts in the venv, at the version the suite was run with: resolved
+# from PyPI by `make lock` (uv, for CPython 3.11 on x86_64 Linux); pyproject.toml keeps the
+# ranges (upper bounds at the next major release), this file the exact versions.
+LOCK := constraints.txt
+PIP_VERSION := 26.3
+UV_VERSION := 0.13.8
 
-.PHONY: install bytecode demo test lint stop test-llm
+.PHONY: install bytecode demo test test-fast lint stop test-llm lock
 
 install: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml $(LOCK)
 	python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet 'pip==$(PIP_VERSION)'
+	$(PY) -m pip install --quiet -c $(LOCK) -e '.[dev]'
 	touch $@
+
+# Resolve constraints.txt again after a change of pyproject.toml's dependencies; the versions
+# already pinned are kept where they still fit (`make lock UPGRADE=--upgrade` takes the newest).
+lock:
+	python3 -m venv $(VENV)-lock
+	$(VENV)-lock/bin/python -m pip install --quiet 'uv==$(UV_VERSION)'
+	$(VENV)-lock/bin/uv pip compile pyproject.toml --extra dev $(UPGRADE) --python-version 3.11 \
+	  --python-platform x86_64-unknown-linux-gnu --annotation-style line \
+	  --custom-compile-command 'make lock' --quiet -o $(LOCK)
 
 # An editable install leaves the project's own modules without bytecode, and where
 # PYTHONDONTWRITEBYTECODE is set (CI images often set it) Python compiles every one of them again
@@ -32,6 +47,12 @@ lint: install
 
 test: lint bytecode
 	$(VENV)/bin/pytest
+
+# Unit and contract tests only: no browser, no LLM stub, no whole-book fixture, no benchmark or
+# fault drill (the markers are set in tests/conftest.py and pyproject.toml); under 90 s here.
+test-fast: install bytecode
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/pytest -m "not slow and not browser and not llm"
 
 # Opt-in: a real local model (SmolLM2-135M via llama-cpp-python) on the LLM paths; the first run
 # builds llama-cpp-python (~30 min on 2 cores) and caches the wheel outside the repo.

@@ -7,6 +7,26 @@ from collections.abc import Iterator
 
 import pytest
 
+# --- markers: what a test needs, from the fixtures it uses -----------------------------------
+# `make test-fast` runs `-m "not slow and not browser and not llm"`; `make test` runs everything.
+# A test is marked by the fixtures it asks for (so a new test on the whole book is slow without
+# anyone remembering to say so), and by a `pytestmark` of its own where no fixture tells.
+NEEDS: dict[str, frozenset[str]] = {
+    "slow": frozenset({"chapters", "whole_book", "kb_curated_bundle", "explorer"}),
+    "browser": frozenset({"page", "browser", "playwright_session", "screenshots"}),
+    "falkordb": frozenset({"kb_falkordb", "kb_falkordb_server", "api_falkordb"}),
+    "llm": frozenset({"openai_stub"}),
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        for marker, fixtures in NEEDS.items():
+            if used & fixtures:
+                item.add_marker(marker)
+
+
 # --- LLM boundary (kb/llm.py): no test may reach a paid model -------------------------------
 os.environ["KBX_BLOCK_REAL_LLM"] = "1"
 

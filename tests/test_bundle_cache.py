@@ -71,6 +71,7 @@ def test_an_unreadable_cache_is_ignored(setup: tuple[Settings, Path],
     assert bundle_cache(settings).get(key_for_blocks(settings.bundle, kb_blocks)) is not None
 
 
+@pytest.mark.slow  # the whole book at another block length
 def test_the_curated_bundle_loads_at_another_block_length(tmp_path: Path) -> None:
     """`KBX_CHUNK_SIZE=300` cut some curated quotes in two; the bundle used to be refused whole
     (`kbx ask` failed). A split quote is cited to the block it begins in."""

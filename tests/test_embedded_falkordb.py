@@ -58,6 +58,7 @@ def test_graph_survives_a_restart(server: EmbeddedServer,
         again.close()
 
 
+@pytest.mark.slow  # many loads of a bundle
 def test_reloads_do_not_grow_the_append_only_log(server: EmbeddedServer,
                                                  kb_curated_bundle: KnowledgeBundle) -> None:
     """Each load rewrites the log: a restart replays the current graph, not every past load."""

@@ -23,6 +23,8 @@ from extract.pipeline import Inputs
 from extract.text import segments
 from ingest.chunking import Block
 
+pytestmark = pytest.mark.llm  # the LLM extraction path against the stub
+
 CHAPTER = 23
 BLOCK_ID = re.compile(r"段落 (ch\d{3}_chunk_\d{3})")
 BAD_QUOTE = "這句話不在原文裏面"

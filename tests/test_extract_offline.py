@@ -26,6 +26,8 @@ from ingest.locate import QuoteLocator
 from kb.knowledge.bundle import load_bundle
 from kb.knowledge.models import Relation
 
+pytestmark = pytest.mark.slow  # the extractor on the whole book
+
 CHAPTERS = [3, 4, 7, 8, 9, 10, 11, 20, 21, 22, 23, 24, 26, 30, 94]
 
 

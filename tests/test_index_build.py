@@ -19,6 +19,8 @@ from retrieval.index_build import batches, build_channel
 from retrieval.retriever import Retriever
 from retrieval.vectorized import CHANNEL_POSTINGS
 
+pytestmark = pytest.mark.slow  # indexes of the whole book
+
 pytest_plugins = ["tests.retrieval_fixtures"]
 
 

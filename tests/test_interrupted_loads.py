@@ -26,7 +26,7 @@ from providers.embedded import EmbeddedServer
 from providers.falkordb_provider import FalkorDBProvider
 from providers.falkordb_schema import COUNT, expected_counts, graph_rows
 
-pytestmark = pytest.mark.falkordb
+pytestmark = [pytest.mark.falkordb, pytest.mark.slow]  # loads killed at twenty points
 
 GRAPH = "kbx:interrupted"
 COPIES = 300

@@ -13,6 +13,8 @@ from kb.knowledge.evaluation import JourneyCase, PairCase, judge_journey, judge_
 from kb.knowledge.journey import journey_of
 from providers.memory import MemoryProvider
 
+pytestmark = pytest.mark.slow  # a quote locator over the whole book
+
 
 @pytest.fixture(scope="module")
 def provider(kb_curated_bundle: KnowledgeBundle) -> MemoryProvider:

@@ -3,11 +3,14 @@ context is full); unset, no cap is sent and the endpoint's default applies."""
 
 from __future__ import annotations
 
+import pytest
 from openai_stub import OpenAIStub, Reply
 from pydantic import BaseModel
 
 from core.llm import ChatClient
 from core.settings import Settings
+
+pytestmark = pytest.mark.llm  # the chat client's token limits
 
 
 class Named(BaseModel):

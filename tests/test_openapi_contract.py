@@ -50,6 +50,7 @@ def test_every_error_status_has_the_error_body(live: httpx.Client) -> None:
                     assert schema == {"$ref": "#/components/schemas/ErrorBody"}, (path, status)
 
 
+@pytest.mark.slow  # a fuzzing run of every operation (tens of seconds)
 def test_schemathesis_finds_no_failure(live: httpx.Client, tmp_path: Path) -> None:
     st = shutil.which("st", path=str(Path(sys.executable).parent))
     assert st is not None, "schemathesis is a dev dependency (pyproject.toml)"

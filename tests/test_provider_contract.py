@@ -402,7 +402,7 @@ def _person_id(provider: RelationProvider, key: str) -> object:
 
 
 @pytest.mark.falkordb
-@pytest.mark.parametrize("which", ["mini", "curated"])
+@pytest.mark.parametrize("which", ["mini", pytest.param("curated", marks=pytest.mark.slow)])
 def test_identical_answers(which: str, request: pytest.FixtureRequest,
                            kb_falkordb: FalkorDBProvider) -> None:
     """Every operation over every person, pair, record and name: FalkorDB == networkx."""

@@ -22,6 +22,8 @@ from extract.resolve import (
 from kb.knowledge.bundle import KnowledgeBundle
 from kb.knowledge.models import Event, Participant, Person, Relation, SourceRef, State
 
+pytestmark = pytest.mark.slow  # the whole book's blocks
+
 
 def ref(quote: str, chapter: int = 7, chunk: str | None = None, start: int | None = None,
         end: int | None = None) -> SourceRef:

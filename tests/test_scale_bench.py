@@ -12,6 +12,8 @@ from core.settings import Settings
 from ingest.corpus import Chapter, read_corpus
 from ingest.scale import scaled_chapters, write_chapters
 
+pytestmark = pytest.mark.slow  # a benchmark on the whole book
+
 pytest_plugins = ["tests.retrieval_fixtures"]
 
 

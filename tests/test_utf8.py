@@ -75,7 +75,9 @@ def test_a_bundle_shard_names_its_file_and_byte(tmp_path: Path, kb_blocks: list[
     """A shard used to fail with Python's message alone ("can't decode byte 0xff in position
     973"), naming no file."""
     bundle = tmp_path / "bundle"
-    shutil.copytree(DEFAULT_BUNDLE, bundle)
+    shutil.copytree(DEFAULT_BUNDLE, bundle, ignore=lambda _, names: [  # chapters 7–11 only
+        n for n in names if n.startswith("ch") and n.endswith(".jsonl") and n[2:5] not in
+        {"007", "008", "009", "010", "011"}] + ["review"])
     shard = bundle / "shards" / "ch008.jsonl"
     data = shard.read_bytes()
     cut = data.index(b"\n", 200) + 1  # the start of line 2 or later
