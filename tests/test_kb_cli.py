@@ -19,7 +19,7 @@ from cli.main import app
 from core.settings import DEFAULT_BUNDLE
 from providers.embedded import EmbeddedServer, free_port
 
-pytestmark = pytest.mark.falkordb
+pytestmark = [pytest.mark.falkordb, pytest.mark.slow]  # the curated bundle on the whole book
 runner = CliRunner()
 
 
