@@ -20,6 +20,7 @@ from kb.knowledge.language import language
 from providers.memory import MemoryProvider
 from retrieval.corpus import Corpus
 from retrieval.questions import Question
+from tests.figures_support import reported
 
 pytest_plugins = ["tests.retrieval_fixtures"]
 ANSWERS = Path(__file__).resolve().parent.parent / "eval" / "questions" / "answers_dev.jsonl"
@@ -145,11 +146,13 @@ def test_refusals_never_name_a_frame_word_as_missing(service: AskService) -> Non
 
 
 def test_answers_dev_floor(service: AskService) -> None:
-    """The README's figures on the answers dev set hold: every unanswerable question refused,
-    at least 0.80 of the answerable ones state their expected strings, every quote located."""
+    """The README's figures on the answers dev set hold (docs/figures.json, which README's are):
+    at least as many answerable questions state their expected strings and as many unanswerable
+    ones are refused as reported, and every quote is located."""
     questions = [Question.model_validate_json(line)
                  for line in ANSWERS.read_text(encoding="utf-8").splitlines() if line.strip()]
     summary = evaluate_answers(service.ask, questions).summary()
-    assert summary["unanswerable_refused"] == summary["unanswerable"] >= 8
-    assert summary["states_answer_share"] >= 0.80
+    assert summary["unanswerable_refused"] >= reported("answers", "answers_dev", "unanswerable_refused")
+    assert summary["states_answer"] >= reported("answers", "answers_dev", "states_answer")
+    assert summary["in_lead"] >= reported("answers", "answers_dev", "in_lead")
     assert summary["quotes_located"] == summary["quotes"]

@@ -11,14 +11,35 @@ import pytest
 
 from core.errors import QueryRejected
 from core.settings import DEFAULT_BUNDLE, Settings
+from core.text import normalize
 from kb.answering.answer_models import AskRequest
 from kb.answering.service import AskService
 from kb.knowledge.bundle import load_bundle
 from providers.memory import MemoryProvider
 from retrieval.corpus import Corpus
+from tests.figures_support import reported
 
 pytest_plugins = ["tests.retrieval_fixtures"]
 DEV = Path(__file__).resolve().parent.parent / "eval" / "questions"
+
+
+Facts = str | tuple[str, ...]
+
+
+def leads(text: str, facts: Facts) -> bool:
+    """The first line of `text` holds these facts in this order (one fact: begins with it), read
+    as the index reads text (either script, no punctuation). What an answer says, not how: the
+    wording of every answer is held by the golden file (tests/golden/answers.jsonl)."""
+    line = normalize(text.splitlines()[0]) if text else ""
+    if isinstance(facts, str):
+        return line.startswith(normalize(facts))
+    at = 0
+    for fact in map(normalize, facts):
+        found = line.find(fact, at)
+        if found < 0:
+            return False
+        at = found + len(fact)
+    return True
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +85,8 @@ def test_every_offline_quote_is_located(service: AskService, name: str) -> None:
 
 
 def test_insufficient_calibration_holds_its_measured_floor(service: AskService) -> None:
-    """The README's figures: on ch 7-11 every unanswerable refused, 90% of the rest answered."""
+    """The README's figures (docs/figures.json) on chapters 7–11: as many unanswerable questions
+    refused and as many answerable ones answered as reported."""
     refused = answered = unanswerable = answerable = 0
     for line in (DEV / "dev_ch7_11.jsonl").read_text(encoding="utf-8").splitlines():
         q = json.loads(line)
@@ -76,8 +98,10 @@ def test_insufficient_calibration_holds_its_measured_floor(service: AskService) 
             unanswerable += 1
             refused += r.status == "insufficient"
             assert r.status == "answered" or r.reason
-    assert refused == unanswerable
-    assert answered / answerable >= 0.9
+    figures = reported("answers", "dev_ch7_11")
+    assert (answerable, unanswerable) == (figures["answerable"], figures["unanswerable"])
+    assert refused >= figures["unanswerable_refused"]
+    assert answered >= answerable - figures["answerable_refused"]
 
 
 @pytest.mark.parametrize("question,reason", [
@@ -133,33 +157,33 @@ def test_which_chapter_from_the_titles(service: AskService, question: str, chapt
 
 
 @pytest.mark.parametrize(("question", "lead"), [
-    ("晁盖是被谁射死的？", "史文恭（射箭者）"),       # the archer, not the dying man's last words
-    ("晁天王被誰射死的", "史文恭（射箭者）"),         # nickname, traditional script
-    ("谁杀了西门庆？", "武松（杀人者）"),             # one-character act, not 'who is 西门庆'
-    ("是谁在景阳冈上打死了老虎？", "武松（打虎者）"),  # not the 离去者 of the walk up the hill
-    ("谁在野猪林救了林冲？", "鲁智深（救人者）"),
-    ("徐宁的宝甲被谁偷了？", "时迁（盗窃者）"),       # 偷 is the book's 盗; 宝甲 its 雁翎甲
-    ("史文恭被谁捉住的？", "卢俊义（擒获者）"),       # 捉住: the book writes 活捉
+    ("晁盖是被谁射死的？", ("史文恭", "射箭者")),       # the archer, not the dying man's last words
+    ("晁天王被誰射死的", ("史文恭", "射箭者")),         # nickname, traditional script
+    ("谁杀了西门庆？", ("武松", "杀人者")),             # one-character act, not 'who is 西门庆'
+    ("是谁在景阳冈上打死了老虎？", ("武松", "打虎者")),  # not the 离去者 of the walk up the hill
+    ("谁在野猪林救了林冲？", ("鲁智深", "救人者")),
+    ("徐宁的宝甲被谁偷了？", ("时迁", "盗窃者")),       # 偷 is the book's 盗; 宝甲 its 雁翎甲
+    ("史文恭被谁捉住的？", ("卢俊义", "擒获者")),       # 捉住: the book writes 活捉
     ("呼延灼的连环马被谁破了？", "徐宁"),             # the defeated (败者) is acted on
 ])
 def test_who_names_the_actor_by_the_role_that_holds_the_act(service: AskService, question: str,
-                                                             lead: str) -> None:
+                                                             lead: Facts) -> None:
     r = service.ask(AskRequest(question=question))
     assert r.status == "answered" and r.plan.asks == "who"
-    assert r.answer.splitlines()[0].startswith(lead), r.answer.splitlines()[0]
+    assert leads(r.answer, lead), r.answer.splitlines()[0]
     assert all(q.located for q in r.quotes)
 
 
 @pytest.mark.parametrize(("question", "first"), [
     ("宋江為甚麼被刺配江州？", "原因："),       # 為甚麼 asks why like 为什么
-    ("宋江为什么杀了阎婆惜？", "原因：婆惜拿住晁盖书信"),  # the act is all the question holds
-    ("鲁智深在哪里出家？", "在五台山文殊院"),   # the status, and the place it names
+    ("宋江为什么杀了阎婆惜？", ("原因", "婆惜拿住晁盖书信")),  # the act is all the question holds
+    ("鲁智深在哪里出家？", ("五台山文殊院",)),   # the status, and the place it names
 ])
 def test_the_first_line_answers_what_is_asked(service: AskService, question: str,
-                                              first: str) -> None:
+                                              first: Facts) -> None:
     r = service.ask(AskRequest(question=question))
     assert r.status == "answered"
-    assert r.answer.splitlines()[0].startswith(first), r.answer.splitlines()[0]
+    assert leads(r.answer, first), r.answer.splitlines()[0]
 
 
 def test_a_place_question_weighs_the_act_not_its_preposition(service: AskService) -> None:
@@ -202,15 +226,15 @@ def test_why_of_one_person_starts_from_their_own_act(service: AskService) -> Non
 
 
 @pytest.mark.parametrize(("question", "first"), [
-    ("鲁智深在五台山出家后法名叫什么？", "鲁智深的法名是智深"),  # a kind of name: the word after it
-    ("宋江的表字叫什么？", "宋江的表字是公明"),
+    ("鲁智深在五台山出家后法名叫什么？", ("法名", "智深")),  # a kind of name: the word after it
+    ("宋江的表字叫什么？", ("表字", "公明")),
     ("武松在哪里打的虎？", "在景阳冈"),   # 打的虎: one content word across 的
     ("李逵杀了几只老虎？", "四只"),       # the headline's 杀四虎, not the 两只小虎 of its summary
     ("时迁是做什么的？", "时迁"),         # 做什么的 asks who the person is
 ])
-def test_other_names_and_lone_characters(service: AskService, question: str, first: str) -> None:
+def test_other_names_and_lone_characters(service: AskService, question: str, first: Facts) -> None:
     r = service.ask(AskRequest(question=question))
-    assert r.status == "answered" and r.answer.startswith(first), r.answer.splitlines()[:1]
+    assert r.status == "answered" and leads(r.answer, first), r.answer.splitlines()[:1]
 
 
 def test_a_journey_stage_tells_its_title_event(service: AskService) -> None:
@@ -228,9 +252,9 @@ def test_a_pair_begins_where_they_meet_and_the_old_tie_where_it_is_named(service
     from chapter 22."""
     r = service.ask(AskRequest(question="花荣和宋江是怎么认识的？"))
     assert "始于第33回" in r.answer.splitlines()[0], r.answer.splitlines()[0]
-    assert any(line.startswith("· ") and "朋友（第22回起）" in line for line in r.answer.splitlines())
+    assert any(leads(line, ("朋友", "第22回")) for line in r.answer.splitlines()[1:])
     r = service.ask(AskRequest(question="宋江和方腊是什么关系？"))
-    assert r.answer.startswith("宋江与方腊：仇敌"), r.answer.splitlines()[0]
+    assert leads(r.answer, ("宋江", "方腊", "仇敌")), r.answer.splitlines()[0]
 
 
 def test_a_whole_count_comes_from_the_books_total(service: AskService) -> None:
@@ -327,15 +351,15 @@ def test_what_someone_did_and_to_whom(service: AskService, question: str, holds:
 
 
 @pytest.mark.parametrize(("question", "lead"), [
-    ("宋江的绰号是什么？", "宋江的绰号是“呼保义”、“及时雨”"),   # the nickname first, from the profile
-    ("林冲在哪里遇到鲁智深？", "在大相国寺菜园（第7回）"),        # a pair's where-they-met: the place
-    ("晁盖是什么时候死的？", "晁盖的结局（第60回）"),             # when someone died: the chapter
-    ("鲁智深哪一回圆寂的", "鲁智深的结局（第119回）"),            # not a title naming him (第4回)
-    ("花和尚在桃花村打的那个人叫什么？", "周通（被打者）"),        # the one beaten, not the host
+    ("宋江的绰号是什么？", ("绰号", "呼保义", "及时雨")),   # the nickname first, from the profile
+    ("林冲在哪里遇到鲁智深？", ("大相国寺菜园", "第7回")),        # a pair's where-they-met: the place
+    ("晁盖是什么时候死的？", ("晁盖", "结局", "第60回")),             # when someone died: the chapter
+    ("鲁智深哪一回圆寂的", ("鲁智深", "结局", "第119回")),            # not a title naming him (第4回)
+    ("花和尚在桃花村打的那个人叫什么？", ("周通", "被打者")),        # the one beaten, not the host
 ])
-def test_the_asked_fact_comes_first(service: AskService, question: str, lead: str) -> None:
+def test_the_asked_fact_comes_first(service: AskService, question: str, lead: Facts) -> None:
     r = service.ask(AskRequest(question=question))
-    assert r.status == "answered" and r.answer.startswith(lead), r.answer.splitlines()[0]
+    assert r.status == "answered" and leads(r.answer, lead), r.answer.splitlines()[0]
 
 
 def test_a_whole_count_of_people_is_the_largest_the_book_gives(service: AskService) -> None:
@@ -477,16 +501,16 @@ def test_a_named_campaign_keeps_the_answer_in_its_chapters(service: AskService) 
     assert all(110 <= c <= 119 for s in r.stages for c in s.chapters[-1:]), r.answer
     assert "活捉方腊" in r.answer
     r = service.ask(AskRequest(question="征方腊时谁杀了方腊？"))  # it named two of 方腊's men
-    assert r.answer.startswith("方腊的结局（第119回）"), r.answer.splitlines()[0]
+    assert leads(r.answer, ("方腊", "结局", "第119回")), r.answer.splitlines()[0]
 
 
 def test_a_persons_scenes_in_a_named_campaign(service: AskService) -> None:
     r = service.ask(AskRequest(question="征辽时卢俊义打了哪些仗？"))
     lead = r.answer.splitlines()[0]
-    assert r.status == "answered" and lead.startswith("征辽期间（第83–89回），卢俊义："), lead
+    assert r.status == "answered" and leads(lead, ("征辽", "83", "89", "卢俊义")), lead
     assert all(83 <= c.chapter <= 89 for c in r.citations) and all(q.located for q in r.quotes)
     r = service.ask(AskRequest(question="宋江征辽的时候杀了谁？"))
-    assert r.status == "insufficient" and r.reason == "书中没有写宋江杀了谁（征辽期间，第83–89回）。"
+    assert r.status == "insufficient" and leads(r.reason or "", ("宋江", "杀", "征辽", "83", "89"))
 
 
 @pytest.mark.parametrize(("question", "said"), [
@@ -513,7 +537,7 @@ def test_a_servant_or_master_is_a_relative_the_relations_name(service: AskServic
 def test_a_modal_after_why_is_part_of_the_asking(service: AskService) -> None:
     """为什么要离开: 要离 was weighed as a word of the question and the act's record lost."""
     r = service.ask(AskRequest(question="公孙胜为什么要离开梁山？"))
-    assert r.answer.startswith("原因：第110回 公孙胜辞别归山"), r.answer.splitlines()[0]
+    assert leads(r.answer, ("原因", "第110回", "公孙胜辞别归山")), r.answer.splitlines()[0]
 
 
 def test_what_someone_did_at_a_place_is_their_scenes_there(service: AskService) -> None:
@@ -521,18 +545,18 @@ def test_what_someone_did_at_a_place_is_their_scenes_there(service: AskService) 
     them (not the first six of 十字坡) and the rest counted."""
     r = service.ask(AskRequest(question="武松在孟州做了什么？"))
     lead = r.answer.splitlines()[0]
-    assert r.status == "answered" and lead.startswith("武松：第27回"), lead
+    assert r.status == "answered" and leads(lead, ("武松", "第27回")), lead
     assert "快活林" in lead and "另有" in lead and all(q.located for q in r.quotes)
 
 
 @pytest.mark.parametrize(("question", "lead"), [
-    ("第二十三回讲了什么？", "第23回 橫海郡柴進留賓　景陽岡武松打虎："),
-    ("第7回的主要内容是什么", "第7回 花和尚倒拔垂楊柳　豹子頭誤入白虎堂："),  # refused before
+    ("第二十三回讲了什么？", ("第23回", "景陽岡武松打虎")),
+    ("第7回的主要内容是什么", ("第7回", "花和尚倒拔垂楊柳")),  # refused before
 ])
 def test_a_chapter_named_by_number_is_told_by_its_summary(service: AskService, question: str,
-                                                          lead: str) -> None:
+                                                          lead: Facts) -> None:
     r = service.ask(AskRequest(question=question))
-    assert r.status == "answered" and r.answer.startswith(lead), r.answer.splitlines()[0]
+    assert r.status == "answered" and leads(r.answer, lead), r.answer.splitlines()[0]
     assert "本回的事" in r.answer and all(q.located for q in r.quotes)
     assert service.ask(AskRequest(question="第121回讲了什么")).status == "insufficient"
 
@@ -541,7 +565,7 @@ def test_the_course_of_a_named_campaign(service: AskService) -> None:
     """三打祝家庄的经过 answered with 宋江's relations; now the campaign's scenes in book order."""
     r = service.ask(AskRequest(question="宋江三打祝家庄的经过"))
     lines = r.answer.splitlines()
-    assert r.status == "answered" and lines[0] == "三打祝家庄（第47–50回），按书中顺序：", lines[0]
+    assert r.status == "answered" and leads(lines[0], ("三打祝家庄", "47", "50")), lines[0]
     chapters = [int(re.match(r"· 第(\d+)回", line).group(1)) for line in lines[1:]  # type: ignore[union-attr]
                 if line.startswith("· 第")]
     assert chapters == sorted(chapters) and chapters[0] == 47 and chapters[-1] == 50
@@ -549,23 +573,23 @@ def test_the_course_of_a_named_campaign(service: AskService) -> None:
 
 
 @pytest.mark.parametrize(("question", "lead"), [
-    ("林冲上了梁山以后做了什么", "第12回入伙梁山泊（坐第四位）以后，林冲：第19回 林冲火并王伦"),
-    ("武松落草以后做了什么", "第32回二龙山落草入伙以后，武松："),
+    ("林冲上了梁山以后做了什么", ("第12回", "梁山泊", "第19回", "林冲火并王伦")),
+    ("武松落草以后做了什么", ("第32回", "二龙山", "武松")),
 ])
-def test_what_came_after_joining_a_band(service: AskService, question: str, lead: str) -> None:
+def test_what_came_after_joining_a_band(service: AskService, question: str, lead: Facts) -> None:
     """It listed scenes whose titles hold 上 (before the joining too), or his whole life."""
     r = service.ask(AskRequest(question=question))
-    assert r.status == "answered" and r.answer.startswith(lead), r.answer.splitlines()[0]
+    assert r.status == "answered" and leads(r.answer, lead), r.answer.splitlines()[0]
 
 
 @pytest.mark.parametrize(("question", "lead"), [
-    ("青面兽为什么丢了官", "原因：第12回 失陷花石纲"),  # 丢了官 is the record's 丢官
+    ("青面兽为什么丢了官", ("原因", "第12回", "失陷花石纲")),  # 丢了官 is the record's 丢官
     ("智多星的真名叫什么", "吴用"),  # 真名 asks the name, it is no content the book must hold
 ])
 def test_the_question_s_own_words_are_read_as_the_record_writes_them(
-        service: AskService, question: str, lead: str) -> None:
+        service: AskService, question: str, lead: Facts) -> None:
     r = service.ask(AskRequest(question=question))
-    assert r.status == "answered" and r.answer.startswith(lead), r.answer.splitlines()[0]
+    assert r.status == "answered" and leads(r.answer, lead), r.answer.splitlines()[0]
 
 
 @pytest.mark.parametrize("question", ["晁盖死后谁当了寨主？", "晁盖死后谁做了梁山泊主"])
@@ -588,14 +612,14 @@ def test_who_is_the_one_the_relation_of_the_asked_type_links(service: AskService
 
 
 @pytest.mark.parametrize(("question", "lead"), [
-    ("林冲在哪里杀了陆谦", "在山神庙（第10回"),  # it quoted 陆谦 visiting him in chapter 7
-    ("鲁智深在哪里救了林冲", "在野猪林（第9回"),
-    ("林冲什么时候杀了王伦", "第19回：林冲火并王伦"),
+    ("林冲在哪里杀了陆谦", ("山神庙", "第10回")),  # it quoted 陆谦 visiting him in chapter 7
+    ("鲁智深在哪里救了林冲", ("野猪林", "第9回")),
+    ("林冲什么时候杀了王伦", ("第19回", "林冲火并王伦")),
 ])
 def test_where_or_when_an_act_between_two_happened(service: AskService, question: str,
-                                                    lead: str) -> None:
+                                                    lead: Facts) -> None:
     r = service.ask(AskRequest(question=question))
-    assert r.status == "answered" and r.answer.startswith(lead), r.answer.splitlines()[0]
+    assert r.status == "answered" and leads(r.answer, lead), r.answer.splitlines()[0]
     assert all(q.located for q in r.quotes)
 
 
@@ -605,17 +629,17 @@ def test_a_count_keeps_the_books_measure_word() -> None:
 
 
 @pytest.mark.parametrize(("question", "lead"), [
-    ("李逵是哪里人", "李逵：沂州沂水县人。"),  # it quoted a sentence of chapter 73 that holds 人
-    ("林冲长什么样", "林冲：书中写道「那官人生的豹頭，環眼"),  # his introduction, before his name
-    ("鲁智深长什么样", "鲁智深：书中写道「生得面圓耳大"),
-    ("燕青有什么本事", "燕青：精相扑，善弩箭。"),
-    ("戴宗会什么法术", "戴宗：会神行法"),  # it quoted 罗真人 on someone else's 法术
-    ("花荣的绰号为什么叫小李广", "花荣：善射，人称小李广。"),
+    ("李逵是哪里人", ("李逵", "沂州沂水县人")),  # it quoted a sentence of chapter 73 that holds 人
+    ("林冲长什么样", ("林冲", "那官人生的豹頭")),  # his introduction, before his name
+    ("鲁智深长什么样", ("鲁智深", "生得面圓耳大")),
+    ("燕青有什么本事", ("燕青", "精相扑", "善弩箭")),
+    ("戴宗会什么法术", ("戴宗", "神行法")),  # it quoted 罗真人 on someone else's 法术
+    ("花荣的绰号为什么叫小李广", ("花荣", "善射", "小李广")),
 ])
 def test_an_attribute_of_a_person_comes_from_their_profile_or_introduction(
-        service: AskService, question: str, lead: str) -> None:
+        service: AskService, question: str, lead: Facts) -> None:
     r = service.ask(AskRequest(question=question))
-    assert r.status == "answered" and r.answer.startswith(lead), r.answer.splitlines()[0]
+    assert r.status == "answered" and leads(r.answer, lead), r.answer.splitlines()[0]
     assert all(q.located for q in r.quotes)
 
 
@@ -623,7 +647,7 @@ def test_the_relation_a_pair_question_asks_about_comes_first(service: AskService
     """王英和扈三娘是怎么成亲的 began with her capturing him (their first scene); the marriage the
     question asks about (成亲 → 夫妻) now comes first, then the rest of their story."""
     r = service.ask(AskRequest(question="王英和扈三娘是怎么成亲的"))
-    assert r.answer.startswith("扈三娘与王英：夫妻（第50回起）"), r.answer.splitlines()[0]
+    assert leads(r.answer, ("扈三娘", "王英", "夫妻", "第50回")), r.answer.splitlines()[0]
     assert all(q.located for q in r.quotes)
 
 
@@ -632,10 +656,10 @@ def test_who_died_in_a_campaign(service: AskService) -> None:
     campaign's chapters, in book order, and how many others fell."""
     r = service.ask(AskRequest(question="征方腊时谁死了？"))
     lead = r.answer.splitlines()[0]
-    assert lead.startswith("征方腊期间（第110–119回）死去的好汉：焦挺（第111回）"), lead
+    assert leads(lead, ("征方腊", "110", "119", "焦挺", "第111回")), lead
     assert "张顺（第114回）" in lead and "另有" in lead and all(q.located for q in r.quotes)
 
 
 def test_a_weapon_held_before_a_campaign_is_still_held_in_it(service: AskService) -> None:
     r = service.ask(AskRequest(question="征辽时林冲用什么兵器"))
-    assert r.answer.startswith("林冲使的兵器：丈八蛇矛（第48回）"), r.answer.splitlines()[0]
+    assert leads(r.answer, ("林冲", "丈八蛇矛", "第48回")), r.answer.splitlines()[0]

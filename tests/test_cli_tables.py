@@ -61,7 +61,7 @@ def _fits(screen: io.StringIO, end: str | None = None) -> list[str]:
     return lines
 
 
-SEARCH = ("search", "鲁智深和林冲是怎么认识的", "--top", "15")
+SEARCH = ("search", "鲁智深和林冲是怎么认识的？", "--top", "15")
 
 
 def test_search_fits_80_columns_with_every_score_whole(data_dir: Path,
