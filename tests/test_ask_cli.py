@@ -82,6 +82,7 @@ def test_a_rejected_question_is_exit_2_naming_the_field(api_data_dir: Path, api_
     assert "pydantic.dev" not in result.output
 
 
+@pytest.mark.slow  # a lifecycle drill: it waits for the keeper to end the server
 def test_ask_starts_the_embedded_store_and_its_keeper_ends_it(tmp_path: Path,
                                                               api_corpus: Corpus) -> None:
     """The command leaves the server for the next command (`falkordb_linger`), then its keeper

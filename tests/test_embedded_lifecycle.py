@@ -19,7 +19,7 @@ from hardening_support import processes_of, wait_for, zombie_children
 from providers import liveness
 from providers.embedded import LEASES, EmbeddedServer, live_leases, read_state
 
-pytestmark = pytest.mark.falkordb
+pytestmark = [pytest.mark.falkordb, pytest.mark.slow]  # kill -9 drills and waits for keepers
 
 USER = textwrap.dedent("""
     import sys, time
