@@ -95,8 +95,14 @@ def _bench(figures: Mapping[str, Any]) -> list[str]:
         ["offline `/ask` through FalkorDB (`kbx bench ask`)", _f(ask["p50_ms"]), _f(ask["p99_ms"]),
          f"CPU {_f(ask['cpu_p50_ms'])} / {_f(ask['cpu_p99_ms'])}; {ask['runs']:,} runs of "
          f"{ask['questions']} questions"],
-    ]) + ["", "Timings are wall time on a shared 2-core machine: they move with its load "
-              "(above); docs/performance.md has the speed targets and their history."]
+    ]) + ["", f"Timings are wall time on a shared 2-core machine, measured {_when(b['measured'])}: "
+              "they move with its load; docs/performance.md has the speed targets and their "
+              "history."]
+
+
+def _when(measured: Mapping[str, Any]) -> str:
+    load = ", ".join(f"{x:.2f}" for x in measured["load_average"])
+    return f"{measured['date']} on commit {measured['commit']} at load average {load}"
 
 
 def render_key(figures: Mapping[str, Any]) -> str:

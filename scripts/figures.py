@@ -132,9 +132,13 @@ def measure(data_dir: Path, bench: bool, previous: dict[str, Any] | None) -> dic
     kbx("kb", "load")
     figures: dict[str, Any] = run_evaluations(kbx)
     if bench:
-        figures["bench"] = run_benchmarks(kbx)
-    elif previous and "bench" in previous:
-        figures["bench"] = previous["bench"]
+        started = {"commit": _commit(), "date": time.strftime("%Y-%m-%d"),
+                   "load_average": list(os.getloadavg())}
+        figures["bench"] = {**run_benchmarks(kbx), "measured": started}
+    elif previous and "bench" in previous:  # kept, with when and where it was measured
+        figures["bench"] = {"measured": {k: previous["measured"][k]
+                                         for k in ("commit", "date", "load_average")},
+                            **previous["bench"]}  # (a bench's own "measured", when it has one)
     figures = {"measured": {"date": time.strftime("%Y-%m-%d"), "commit": _commit(),
                             "machine": f"{os.cpu_count()} cores", "load_average": load,
                             "command": "python scripts/figures.py" + ("" if bench else " --no-bench"),
