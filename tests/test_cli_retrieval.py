@@ -109,6 +109,7 @@ def test_eval_json_keys_and_sweep(data_dir: Path) -> None:
     assert code == 0 and "16,000" in out
 
 
+@pytest.mark.slow  # the whole curated bundle behind the evidence order
 def test_eval_kb_strategy_is_the_ask_evidence_order(data_dir: Path) -> None:
     """`--strategy kb` runs on the curated bundle when nothing was extracted, and beats `rrf` on
     the chapters it covers (the README's claim, held here so that it cannot silently regress)."""

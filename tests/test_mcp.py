@@ -147,6 +147,7 @@ def test_bad_input_is_a_tool_error_naming_the_argument_and_the_closest_names(
     assert "question" in empty.content[0].text
 
 
+@pytest.mark.slow  # `kbx mcp` as a subprocess opening the whole service
 def test_kbx_mcp_speaks_stdio(api_data_dir: Path, tmp_path: Path) -> None:
     """`kbx mcp` as an agent's host would start it; the same tools over stdin/stdout."""
     data_dir = tmp_path / "data"
