@@ -19,16 +19,16 @@ OTHER_ENCODINGS = ("utf-16", "gb18030", "big5")
 
 
 def utf8_problem(data: bytes, exc: UnicodeDecodeError) -> str:
-    """"not UTF-8 text at byte N (line L, column C: 0x..)" and, when the whole file decodes in
-    one of `OTHER_ENCODINGS`, which one and how to convert it."""
+    """The message: `not UTF-8 text at byte N (line L, column C: 0x..)` and, when the whole file
+    decodes in one of `OTHER_ENCODINGS`, which one and how to convert it."""
     start = exc.start
     line_start = data.rfind(b"\n", 0, start) + 1
     line = data.count(b"\n", 0, start) + 1
     column = len(data[line_start:start].decode("utf-8", errors="replace")) + 1
     bad = " ".join(f"0x{b:02x}" for b in data[start:max(exc.end, start + 1)][:4])
     message = f"not UTF-8 text at byte {start} (line {line}, column {column}: {bad})"
-    guess = None if not data[:start].isascii() else _reads_as(data)  # (UTF-8 text before the
-    # bad byte: a damaged UTF-8 file, not one in another encoding)
+    # UTF-8 text before the bad byte: a damaged UTF-8 file, not one in another encoding
+    guess = _reads_as(data) if data[:start].isascii() else None
     if guess:
         message += (f"; it reads as {guess.upper()}: convert it with "
                     f"`iconv -f {guess.upper()} -t UTF-8`")
