@@ -177,6 +177,8 @@ def _warm_cache(root: Settings, built: Built) -> None:
 def _print_built(built: Built, total: float) -> None:
     from rich.table import Table
 
+    from cli.tables import print_table
+
     m = built.manifest
     table = Table(title=f"built {m.name} ({m.title}) from {m.corpus}: {m.source} knowledge")
     for col in ("people", "aliases", "events", "relations", "states", "chapters", "time"):
@@ -184,7 +186,7 @@ def _print_built(built: Built, total: float) -> None:
     c = m.counts
     table.add_row(*(str(v) for v in (c.people, c.aliases, c.events, c.relations, c.states)),
                   f"{c.chapters} / {m.text_chapters}", f"{total:.1f} s")
-    console.print(table)
+    print_table(table)
     if built.discovery is not None and built.discovery.ambiguous:
         shared = sorted(built.discovery.ambiguous, key=lambda a: -a.mentions)
         console.print("forms two or more people share (resolved passage by passage): "
@@ -208,6 +210,7 @@ def books_command(json_out: JsonOpt = False) -> None:
     """The books built here: name, title, where their knowledge came from, counts, when."""
     from rich.table import Table
 
+    from cli.tables import print_table
     from core.books import built_books, default_book, for_book, read_manifest, title_of
 
     root = settings()
@@ -233,7 +236,7 @@ def books_command(json_out: JsonOpt = False) -> None:
         c = m.counts
         table.add_row(name + mark, title, m.source, *(str(v) for v in (
             c.people, c.aliases, c.events, c.relations, c.states, c.chapters)), m.built_at)
-    console.print(table)
+    print_table(table)
     console.print("* read when no --book is given (KBX_BOOK)", highlight=False)
 
 
