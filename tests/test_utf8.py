@@ -17,6 +17,7 @@ from core.utf8 import read_utf8
 from ingest.chunking import Block
 from ingest.corpus import read_corpus
 from kb.knowledge.bundle import load_bundle
+from kb.knowledge.manifest import write_manifest
 from retrieval.questions import load_questions
 
 GOOD = "第一回　張天師祈禳瘟疫\n話說大宋仁宗天子在位".encode()
@@ -83,6 +84,7 @@ def test_a_bundle_shard_names_its_file_and_byte(tmp_path: Path, kb_blocks: list[
     cut = data.index(b"\n", 200) + 1  # the start of line 2 or later
     line = data[:cut].count(b"\n") + 1
     shard.write_bytes(data[:cut] + b"\xc3" + data[cut:])  # a lead byte with no continuation
+    write_manifest(bundle)  # (the edit made on purpose: the files are what the manifest says)
     with pytest.raises(BundleError) as info:
         load_bundle(bundle, kb_blocks)
     message = str(info.value)
