@@ -3,9 +3,10 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 KBX := $(VENV)/bin/kbx
 PORT ?= 8000
-# Every package `make install` puts in the venv, at the version the suite was run with: resolved
-# from PyPI by `make lock` (uv, for CPython 3.11 on x86_64 Linux); pyproject.toml keeps the
-# ranges (upper bounds at the next major release), this file the exact versions.
+# Every package `make install` puts in the venv (and those of the other extras, bench and model),
+# at the version the suite was run with: resolved from PyPI by `make lock` (uv, for CPython 3.11
+# on x86_64 Linux); pyproject.toml keeps the ranges (upper bounds at the next major release),
+# this file the exact versions.
 LOCK := constraints.txt
 PIP_VERSION := 26.3
 UV_VERSION := 0.13.8
@@ -25,7 +26,7 @@ $(VENV)/.installed: pyproject.toml $(LOCK)
 lock:
 	python3 -m venv $(VENV)-lock
 	$(VENV)-lock/bin/python -m pip install --quiet 'uv==$(UV_VERSION)'
-	$(VENV)-lock/bin/uv pip compile pyproject.toml --extra dev $(UPGRADE) --python-version 3.11 \
+	$(VENV)-lock/bin/uv pip compile pyproject.toml --all-extras $(UPGRADE) --python-version 3.11 \
 	  --python-platform x86_64-unknown-linux-gnu --annotation-style line \
 	  --custom-compile-command 'make lock' --quiet -o $(LOCK)
 
