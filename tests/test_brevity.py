@@ -10,6 +10,8 @@ from kb.answering.brevity import MAX_ITEMS
 from kb.answering.service import AskService
 from tests.golden.answers import build_service
 
+pytestmark = pytest.mark.slow  # the whole book's answers
+
 
 @pytest.fixture(scope="module")
 def service() -> AskService:

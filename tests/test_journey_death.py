@@ -88,6 +88,7 @@ def _extracted_shuihu() -> tuple[KnowledgeBundle, Inputs]:
     return assemble(parts, inputs), inputs
 
 
+@pytest.mark.slow  # the whole book extracted from its text
 def test_extracted_fates_end_their_journeys() -> None:
     """水浒 from its text alone: every person the extraction gives a death ends there."""
     bundle, _ = _extracted_shuihu()
