@@ -127,12 +127,12 @@ def test_the_llm_is_told_the_campaign_asked_about(book: Book,
     assert "所问时段：征辽期间（第83–89回）" in openai_stub.requests[0].prompt
 
 
-def test_an_english_question_is_put_to_the_model_in_english(whole_book: Corpus,
+def test_an_english_question_is_put_to_the_model_in_english(book: Book,
                                                             openai_stub: OpenAIStub) -> None:
     """The English prompt (en.json's): the question as asked and the Chinese it was read as; a
     fallback is said in English."""
     openai_stub.script(Reply.text("not json"), Reply.text("{still not json"))
-    r = make_service(whole_book, openai_stub).ask(
+    r = make_service(book, openai_stub).ask(
         AskRequest(question="How did Lu Zhishen and Lin Chong meet?"))
     prompt = openai_stub.requests[0].prompt
     assert "Question (in English): How did Lu Zhishen and Lin Chong meet?" in prompt
