@@ -404,6 +404,14 @@ def test_a_teacher_is_the_one_who_taught(service: AskService) -> None:
     assert r.status == "insufficient" and "师父" in (r.reason or ""), r.reason
 
 
+def test_who_taught_someone_without_a_kinship_word(service: AskService) -> None:
+    """跟谁学 asks the teacher too: 史进 learnt from 王进; 林冲's spear, taught by no one on
+    record, is refused rather than answered from someone who stands near him."""
+    assert service.ask(AskRequest(question="史进的武艺是跟谁学的？")).answer.startswith("王进")
+    r = service.ask(AskRequest(question="林冲的枪法是跟谁学的？"))
+    assert r.status == "insufficient" and "师父" in (r.reason or ""), r.reason
+
+
 def test_a_name_two_people_bear_is_the_one_beside_the_other(service: AskService) -> None:
     """Two women are called 王婆: asked with 宋江 it is 郓城's matchmaker, with 武松 阳谷's."""
     assert service.ask(AskRequest(question="宋江和王婆是什么关系？")).plan.person_ids \

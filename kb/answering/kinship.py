@@ -43,8 +43,25 @@ def with_relatives(text: str, found: list[tuple[str, str]], kin_of: KinLookup | 
                             None)
             if relative is None:
                 unresolved.append(match.group(1))
+        elif (teacher := _untaught(pid, after, kin_of)) is not None:
+            unresolved.append(teacher)
         out.append((relative, written + match.group(0)) if relative and match else (pid, written))
     return list(dict.fromkeys(out))
+
+
+def _untaught(pid: str, after: str, kin_of: KinLookup) -> str | None:
+    """甲的水性是跟谁学的 asks 甲's teacher without a kinship word beside the name: the teacher
+    kinship word (师父) when the knowledge links 甲 to no teacher, so the question is refused
+    rather than answered from whoever stands near 甲; None when a teacher is on record or the
+    question asks no teacher."""
+    lang = language()
+    if not any(word in after for word in lang.words_of("taught_by")):
+        return None
+    for word, kin in lang.kin.items():
+        if any(t.endswith(">") and t.startswith("master") for t in kin.types):
+            found = any(kin_of(pid, t, kin.hints, kin.not_) for t in kin.types)
+            return None if found else word
+    return None
 
 
 def asks_the_relative(text: str, written: str) -> bool:
