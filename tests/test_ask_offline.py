@@ -412,6 +412,17 @@ def test_who_taught_someone_without_a_kinship_word(service: AskService) -> None:
     assert r.status == "insufficient" and "师父" in (r.reason or ""), r.reason
 
 
+def test_who_held_a_post_before_or_after_someone(service: AskService) -> None:
+    """晁盖之前 asks the post's last holder before him (王伦), 接替 the next one (宋江), in either
+    language; a band's member who sat below (林冲 入伙) is never the head."""
+    r = service.ask(AskRequest(question="晁盖之前梁山的头领是谁？"))
+    assert r.answer.startswith("王伦"), r.answer
+    assert service.ask(AskRequest(question="谁接替了晁盖做梁山泊主？")).answer.startswith("宋江")
+    english = service.ask(AskRequest(question="Who led the Liangshan outlaws before Chao Gai?"))
+    assert english.answer.startswith("Wang Lun (王伦)"), english.answer
+    assert all(q.located for q in r.quotes)
+
+
 def test_a_name_two_people_bear_is_the_one_beside_the_other(service: AskService) -> None:
     """Two women are called 王婆: asked with 宋江 it is 郓城's matchmaker, with 武松 阳谷's."""
     assert service.ask(AskRequest(question="宋江和王婆是什么关系？")).plan.person_ids \

@@ -35,7 +35,7 @@ Role = Literal[
     "agent_mark", "died", "asserts_kill", "asserts_fight", "asserts_capture", "asserts_rescue",
     "asserts_persecute", "indefinite", "coordinators", "states_kill", "states_fight",
     "attribute_home", "attribute_trade", "attribute_gifts", "attribute_looks", "attribute_named",
-    "taught_by",
+    "taught_by", "before", "succeeded",
 ]
 """Every role the code reads. What each means is said where it is read (planner, refusals, the
 question kinds)."""
