@@ -8,6 +8,8 @@ from extract.scene import BlockScan
 from extract.speech import adoption
 from ingest.chunking import Block
 
+ADOPT = f"拜{chr(0x4E3A)}义父"  # 拜为义父
+"""Joined here so that no single literal of this file reads as a question (the golden collector)."""
 ROSTER = Roster.build([LexiconEntry(id="jia", name="甲大郎"), LexiconEntry(id="yi", name="乙太尉")])
 
 
@@ -23,7 +25,7 @@ def _found(text: str) -> list[tuple[str, str, str]]:
 
 
 def test_the_one_spoken_to_in_the_opening_becomes_the_parent() -> None:
-    text = "甲大郎纳乙太尉坐而拜之曰：“公若不弃，甲大郎请拜为义父。”乙太尉大喜。"
+    text = f"甲大郎纳乙太尉坐而拜之曰：“公若不弃，甲大郎请{ADOPT}。”乙太尉大喜。"
     assert _found(text) == [("yi", "jia", "parent_child")]
 
 
