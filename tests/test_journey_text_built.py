@@ -22,3 +22,18 @@ def test_a_text_built_person_lists_more_events_per_stage() -> None:
     assert len(curated.stages[0].events) == KEY_EVENTS
     assert len(extracted.stages[0].events) == TEXT_KEY_EVENTS
     assert extracted.stages[0].other_events == 2
+
+
+def test_a_text_built_person_lists_the_chapter_titles_episodes_before_scenes() -> None:
+    scenes = [Event(id=f"s{i}", title=f"甲某、乙{i}同场", chapter=3, order=i,
+                    participants=[Participant(person="p", role="在场")],
+                    sources=[SourceRef(chapter=3, quote=f"场景第{i}句")])
+              for i in range(1, TEXT_KEY_EVENTS + 1)]
+    episode = Event(id="h", title="丙煮酒论英雄", chapter=3, order=TEXT_KEY_EVENTS + 1,
+                    headline=True, participants=[Participant(person="q", role="主"),
+                                                 Participant(person="p", role="客"),
+                                                 Participant(person="r", role="客"),
+                                                 Participant(person="s", role="客")],
+                    sources=[SourceRef(chapter=3, quote="回目一句")])
+    journey = build_journey(Person(id="p", name="甲某", origin="extracted"), [*scenes, episode], [])
+    assert "h" in [e.id for e in journey.stages[0].events]

@@ -61,10 +61,14 @@ MAX_STAGES = 12
 KEY_EVENTS = 5
 """Events listed per stage; the rest are counted."""
 TEXT_MAX_STAGES = 16
-TEXT_KEY_EVENTS = 10
+TEXT_KEY_EVENTS = 12
 """A person discovered from the text alone (origin `extracted`) has many small scene events and
 no curated digest: their arcs are longer and list more events, so that the 回目's headline
 episodes within an arc are not crowded out by scenes (a curated person keeps the shorter view)."""
+TEXT_HEADLINE = 3
+"""Added to a text-built person's headline event (an episode its chapter's 回目 names): a scene
+extracted from the text is titled by its people (甲、乙同场), so it names the person as a 回目
+episode (丙煮酒论英雄) may not; the 回目 is the book's own choice of what matters."""
 CHAPTER_GAP = 5
 """A jump of this many chapters between two of the person's events is a strong opening."""
 MIN_OPENING = 2
@@ -216,8 +220,9 @@ def build_journey(person: Person, events: Sequence[Event], states: Sequence[Stat
     body = [e for e in ordered if end is None or e.chapter < end]
     tail = [e for e in ordered if end is not None and e.chapter >= end]
     profile = to_simplified(person.profile)
-    scores = [event_score(e, person.id, names, profile) for e in body]
     text_built = person.origin == "extracted"
+    bonus = TEXT_HEADLINE if text_built else 0
+    scores = [event_score(e, person.id, names, profile) + bonus * e.headline for e in body]
     stages, listed = (TEXT_MAX_STAGES, TEXT_KEY_EVENTS) if text_built else (MAX_STAGES, KEY_EVENTS)
     arcs: list[_Arc] = []
     if body:
@@ -227,7 +232,8 @@ def build_journey(person: Person, events: Sequence[Event], states: Sequence[Stat
         arcs = _fold_strays([_Arc(body[a:b], scores[a:b])
                              for a, b in zip(bounds, bounds[1:], strict=False)])
     if end is not None:
-        arcs.append(_Arc(tail, [event_score(e, person.id, names, profile) for e in tail],
+        arcs.append(_Arc(tail, [event_score(e, person.id, names, profile) + bonus * e.headline
+                                for e in tail],
                          told=_telling(tail, death), after=posthumous))
     _place_states(arcs, ordered_states, end)
     kept = [arc for arc in arcs if arc.events or arc.states]
