@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from core.text import to_simplified
 from extract.corpus_tables import CorpusTables
 from extract.cues import CONTEXT_REACH, Cues, default_cues
+from extract.given_names import given_name_mentions
 from extract.names import Mention, Roster
 from extract.text import Span, segments
 from ingest.chunking import Block
@@ -103,9 +104,9 @@ class BlockScan:
         self.places = roster.tables.place_pattern
         self.text = to_simplified(block.text)
         mentions = roster.matcher(block.chapter).find(self.text)
-        self.mentions = sorted(mentions + _context_mentions(self.text, block.chapter, mentions,
-                                                            roster.tables),
-                               key=lambda m: m.start)
+        mentions += _context_mentions(self.text, block.chapter, mentions, roster.tables)
+        mentions += given_name_mentions(self.text, mentions, roster.full_names, cues)
+        self.mentions = sorted(mentions, key=lambda m: m.start)
         self.masked = _mask(self.text, self.mentions)
         depth = _speech_depth(self.text)
         verse = verse_spans(self.text, cues)
