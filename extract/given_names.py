@@ -4,7 +4,8 @@ acts in.
 
 A single character is a word of the language far more often than a name, so the form is read
 only where nothing else fits: the person's full name (surname + one character) is named earlier
-in the same block; no other person named in the block has the same given character; the character
+in the same block or in the block before it (`carried`: blocks are a few hundred characters, a
+scene runs over two); no other person named in the block has the same given character; the character
 opens a clause (the start of the block or a character that is no CJK character before it: a
 punctuation mark or a quote); and a speech verb (the genre's `speech_verb`, within
 `SPEECH_REACH` characters) or an action word (the genre's `actor_verbs`) follows it at once.
@@ -13,7 +14,7 @@ punctuation mark or a quote); and a speech verb (the genre's `speech_verb`, with
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from extract.cues import Cues
 from extract.names import Mention
@@ -40,16 +41,17 @@ def _acts(text: str, at: int, cues: Cues) -> bool:
 
 
 def given_name_mentions(text: str, mentions: Sequence[Mention], full_names: dict[str, str],
-                        cues: Cues) -> list[Mention]:
+                        cues: Cues, carried: Iterable[str] = ()) -> list[Mention]:
     """Mentions of people by their given name alone (rule in the module docstring);
-    `full_names`: person id → their full name."""
+    `full_names`: person id → their full name; `carried`: the people the block before named in
+    full."""
     names_of = surnames()
-    first: dict[str, int] = {}
+    first: dict[str, int] = dict.fromkeys(carried, 0)
     for m in mentions:
         if m.form == full_names.get(m.person) and m.person not in first:
             first[m.person] = m.end
     by_char: dict[str, list[str]] = {}
-    for person in {m.person for m in mentions}:
+    for person in {m.person for m in mentions} | set(first):
         given = _given(full_names.get(person, ""), names_of)
         if given:
             by_char.setdefault(given, []).append(person)
@@ -64,3 +66,8 @@ def given_name_mentions(text: str, mentions: Sequence[Mention], full_names: dict
             if not taken and _acts(text, at, cues):
                 found.append(Mention(person, at, at + 1, char))
     return found
+
+
+def named_in_full(mentions: Sequence[Mention], full_names: dict[str, str]) -> frozenset[str]:
+    """The people a block names by their full name (carried to the next block)."""
+    return frozenset(m.person for m in mentions if m.form == full_names.get(m.person))

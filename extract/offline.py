@@ -73,9 +73,10 @@ class OfflineExtractor:
     def extract_chapter(self, chapter: int, blocks: Sequence[Block]) -> ChapterPart:
         part = ChapterPart(chapter=chapter, method=self.method)
         tally: Counter[str] = Counter()
-        scans = []
+        scans: list[BlockScan] = []
         for block in sorted(blocks, key=lambda b: b.index):
-            scan = BlockScan(block, self.roster, self.cues)
+            carried = scans[-1].named_in_full if scans else frozenset()
+            scan = BlockScan(block, self.roster, self.cues, carried)
             scans.append(scan)
             counts = scan.counts()
             if counts:

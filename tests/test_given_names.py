@@ -12,8 +12,9 @@ CUES = default_cues()
 FULL = {"lv_bu": "吕布", "li_su": "李肃", "zhang_bu": "张布"}
 
 
-def _given(text: str, named: list[Mention]) -> list[tuple[str, int]]:
-    return [(m.person, m.start) for m in given_name_mentions(text, named, FULL, CUES)]
+def _given(text: str, named: list[Mention], carried: tuple[str, ...] | list[str] = ()
+           ) -> list[tuple[str, int]]:
+    return [(m.person, m.start) for m in given_name_mentions(text, named, FULL, CUES, carried)]
 
 
 def test_the_given_name_speaks_after_the_full_name() -> None:
@@ -30,3 +31,8 @@ def test_two_people_of_one_given_name_leave_it_unread() -> None:
     text = "吕布与张布相见。布曰：“好。”"
     named = [Mention("lv_bu", 0, 2, "吕布"), Mention("zhang_bu", 3, 5, "张布")]
     assert _given(text, named) == []
+
+
+def test_a_person_named_in_full_in_the_block_before_is_carried() -> None:
+    text = "是夜，布提刀径入帐中。"
+    assert _given(text, [], carried=["lv_bu"]) == [("lv_bu", 3)]
