@@ -1,5 +1,5 @@
-"""A person named by their one-character given name alone (布曰, 操大怒): the usage of Chinese
-historical fiction, where once a passage has named 吕布 in full, 布 opens the clauses he speaks or
+"""A person named by their one-character given name alone (乙曰, 乙大怒): the usage of Chinese
+historical fiction, where once a passage has named 甲乙 in full, 乙 opens the clauses he speaks or
 acts in.
 
 A single character is a word of the language far more often than a name, so the form is read
@@ -21,12 +21,12 @@ from extract.names import Mention
 from kb.knowledge.surnames import Surnames, surnames
 
 SPEECH_REACH = 3
-"""布曰 / 布笑曰: the speech verb ends within this many characters after the given name."""
+"""乙曰 / 乙笑曰: the speech verb ends within this many characters after the given name."""
 CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
 
 
 def _given(name: str, names_of: Surnames) -> str | None:
-    """The one-character given name of a full name (吕布 → 布), else None."""
+    """The one-character given name of a full name (甲乙 → 乙), else None."""
     surname = names_of.of(name)
     return name[len(surname):] if surname and len(name) - len(surname) == 1 else None
 

@@ -29,7 +29,7 @@ def test_a_text_built_person_lists_the_chapter_titles_episodes_before_scenes() -
                     participants=[Participant(person="p", role="在场")],
                     sources=[SourceRef(chapter=3, quote=f"场景第{i}句")])
               for i in range(1, TEXT_KEY_EVENTS + 1)]
-    episode = Event(id="h", title="丙煮酒论英雄", chapter=3, order=TEXT_KEY_EVENTS + 1,
+    episode = Event(id="h", title="丙设宴论天下", chapter=3, order=TEXT_KEY_EVENTS + 1,
                     headline=True, participants=[Participant(person="q", role="主"),
                                                  Participant(person="p", role="客"),
                                                  Participant(person="r", role="客"),

@@ -68,7 +68,7 @@ episodes within an arc are not crowded out by scenes (a curated person keeps the
 TEXT_HEADLINE = 3
 """Added to a text-built person's headline event (an episode its chapter's 回目 names): a scene
 extracted from the text is titled by its people (甲、乙同场), so it names the person as a 回目
-episode (丙煮酒论英雄) may not; the 回目 is the book's own choice of what matters."""
+episode (丙设宴论天下) may not; the 回目 is the book's own choice of what matters."""
 CHAPTER_GAP = 5
 """A jump of this many chapters between two of the person's events is a strong opening."""
 MIN_OPENING = 2
