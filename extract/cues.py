@@ -93,6 +93,7 @@ class Cues:
     kill_cue: re.Pattern[str]
     spoken_oath: re.Pattern[str]
     spoken_lord: re.Pattern[str]
+    spoken_parent: re.Pattern[str]
     address_verbs: re.Pattern[str]
     negation: re.Pattern[str]
     passive: tuple[str, ...]
@@ -128,6 +129,7 @@ class Cues:
                    actions=(*words.actions, *book.actions),
                    cue_actions=_alternation(words.cue_actions, book.cue_actions),
                    spoken_lord=words.spoken_lord or NEVER,
+                   spoken_parent=words.spoken_parent or NEVER,
                    address_verbs=words.address_verbs or NEVER, **shared)
 
 

@@ -212,6 +212,8 @@ class Roster:
                  tables: CorpusTables | None = None,
                  spans: dict[str, tuple[int | None, int | None, int]] | None = None) -> None:
         self.people: dict[str, Person] = {p.id: p for p in people}
+        self.full_names = {p.id: to_simplified(p.name) for p in people}
+        """person → their full name, simplified (as the scanned text is)"""
         self.spans = spans or {}
         """person → (first chapter, last chapter, mentions): the prior of a shared form."""
         self.forms = list(forms)

@@ -18,7 +18,7 @@ from extract.pairing import Pair, cue_pairs, relation_confidence
 from extract.parts import ChapterPart
 from extract.resolve import relation_id
 from extract.scene import BlockScan, Segment
-from extract.speech import lord, oath
+from extract.speech import adoption, lord, oath
 from extract.summary import chapter_summary
 from extract.text import ChapterTexts, Span, window
 from ingest.chunking import Block
@@ -73,9 +73,10 @@ class OfflineExtractor:
     def extract_chapter(self, chapter: int, blocks: Sequence[Block]) -> ChapterPart:
         part = ChapterPart(chapter=chapter, method=self.method)
         tally: Counter[str] = Counter()
-        scans = []
+        scans: list[BlockScan] = []
         for block in sorted(blocks, key=lambda b: b.index):
-            scan = BlockScan(block, self.roster, self.cues)
+            carried = scans[-1].named_in_full if scans else frozenset()
+            scan = BlockScan(block, self.roster, self.cues, carried)
             scans.append(scan)
             counts = scan.counts()
             if counts:
@@ -196,7 +197,8 @@ class OfflineExtractor:
                 continue
             if seg.speech:
                 for spoken in [*oath(scan, index, self.texts.is_unique),
-                               *lord(scan, index, self.texts.is_unique)]:
+                               *lord(scan, index, self.texts.is_unique),
+                               *adoption(scan, index, self.texts.is_unique)]:
                     _keep(found, _linked(spoken, event))
             if len(seg.people) < 2:
                 continue

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from core.text import to_simplified
 from extract.corpus_tables import CorpusTables
 from extract.cues import CONTEXT_REACH, Cues, default_cues
+from extract.given_names import given_name_mentions, named_in_full
 from extract.names import Mention, Roster
 from extract.text import Span, segments
 from ingest.chunking import Block
@@ -97,15 +98,18 @@ def verse_spans(text: str, cues: Cues | None = None) -> list[Span]:
 class BlockScan:
     """One block under extraction: its simplified text, segments, mentions and actors."""
 
-    def __init__(self, block: Block, roster: Roster, cues: Cues | None = None) -> None:
+    def __init__(self, block: Block, roster: Roster, cues: Cues | None = None,
+                 carried: frozenset[str] = frozenset()) -> None:
         self.block = block
         self.cues = cues = cues or default_cues(roster.tables)
         self.places = roster.tables.place_pattern
         self.text = to_simplified(block.text)
         mentions = roster.matcher(block.chapter).find(self.text)
-        self.mentions = sorted(mentions + _context_mentions(self.text, block.chapter, mentions,
-                                                            roster.tables),
-                               key=lambda m: m.start)
+        mentions += _context_mentions(self.text, block.chapter, mentions, roster.tables)
+        self.named_in_full = named_in_full(mentions, roster.full_names)
+        """who this block names in full: `carried` to the next block of the chapter"""
+        mentions += given_name_mentions(self.text, mentions, roster.full_names, cues, carried)
+        self.mentions = sorted(mentions, key=lambda m: m.start)
         self.masked = _mask(self.text, self.mentions)
         depth = _speech_depth(self.text)
         verse = verse_spans(self.text, cues)

@@ -10,7 +10,13 @@ A speech segment of a block (「…」 or “…”) is opened by a narrative se
   the speaker's superior. The one spoken to is named in the opening (甲对乙曰 / 甲谓乙曰: 甲
   speaks to 乙, the genre's `address_verbs`), or, when the opening names only the speaker
   (乙曰：「主公…」), he answers the one who asked him just before (甲问乙曰：「…」乙曰：「主公…」:
-  甲 asked 乙, 乙 calls 甲 lord). The quote is the opening that names both.
+  甲 asked 乙, 乙 calls 甲 lord). The quote is the opening that names both;
+- **words of adoption** (the genre's `spoken_parent`: 请拜为义父): the one spoken to becomes the
+  speaker's parent. The speaker is the one of the opening who names himself in the speech (甲纳乙坐而拜之曰：
+  「…甲请拜为义父」), else the speaker of the opening; the one spoken to is the other person the
+  opening names,
+  else the first other person named right after the speech; the quote runs from the opening's
+  first name to the speaker's own name in the speech (or to the listener's after it).
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from extract.scene import BlockScan
 from extract.text import MAX_QUOTE, Span
 from kb.knowledge.models import Relation, SourceRef
 
-SWORN, SUPERIOR = "sworn_brothers", "superior"
+SWORN, SUPERIOR, PARENT = "sworn_brothers", "superior", "parent_child"
 Unique = Callable[[int, str], bool]
 """(chapter, quote) → the quote occurs once in the chapter."""
 
@@ -118,3 +124,33 @@ def _previous_asker(scan: BlockScan, opening: int, talker: Mention | None
     if before is None or before[1].person != talker.person:
         return None
     return opening - 2, before[0]
+
+
+def adoption(scan: BlockScan, index: int, unique: Unique) -> list[Relation]:
+    """「…请拜为义父」: the listener is the speaker's parent (rule in the module docstring)."""
+    seg = scan.segments[index]
+    if index == 0 or not scan.cues.spoken_parent.search(scan.masked, seg.span.start,
+                                                        seg.span.end):
+        return []
+    opening = scan.segments[index - 1]
+    named = {m.person for m in seg.mentions}
+    who = next((m for m in opening.mentions if m.person in named), None) or speaker(scan, index)
+    if who is None:
+        return []
+    listener = next((m for m in opening.mentions if m.person != who.person), None)
+    after = scan.segments[index + 1] if index + 1 < len(scan.segments) else None
+    if listener is not None:
+        mine = [m for m in seg.mentions if m.person == who.person]
+        span = Span(min(who.start, listener.start), mine[-1].end if mine else opening.span.end)
+    elif after is not None and after.narrative and not named - {who.person}:
+        listener = next((m for m in after.mentions if m.person != who.person), None)
+        if listener is None:
+            return []
+        span = Span(who.start, listener.end)
+    else:
+        return []
+    quote = scan.block.text[span.start:span.end]
+    if len(span) > MAX_QUOTE or not unique(scan.block.chapter, quote):
+        return []
+    return [_relation(scan, listener.person, who.person, PARENT, True, quote, 0.7,
+                      "speech: 拜为义父")]

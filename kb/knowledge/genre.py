@@ -211,6 +211,9 @@ class Genre(_Data):
                                              "and listener")
     spoken_lord: Pattern | None = Field(default=None, description="forms of address to one's "
                                         "lord: spoken, the listener is the speaker's superior")
+    spoken_parent: Pattern | None = Field(default=None, description="words of adoption that, "
+                                          "spoken (请拜为义父), make the listener the speaker's "
+                                          "parent")
     address_verbs: Pattern | None = Field(default=None, description="甲对乙曰: the verb between "
                                           "the speaker and the one spoken to")
     address_terms: tuple[str, ...] = Field(

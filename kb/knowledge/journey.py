@@ -60,6 +60,15 @@ MAX_STAGES = 12
 """A reader follows a life in about a dozen arcs, the busiest hero's included."""
 KEY_EVENTS = 5
 """Events listed per stage; the rest are counted."""
+TEXT_MAX_STAGES = 16
+TEXT_KEY_EVENTS = 12
+"""A person discovered from the text alone (origin `extracted`) has many small scene events and
+no curated digest: their arcs are longer and list more events, so that the 回目's headline
+episodes within an arc are not crowded out by scenes (a curated person keeps the shorter view)."""
+TEXT_HEADLINE = 3
+"""Added to a text-built person's headline event (an episode its chapter's 回目 names): a scene
+extracted from the text is titled by its people (甲、乙同场), so it names the person as a 回目
+episode (丙设宴论天下) may not; the 回目 is the book's own choice of what matters."""
 CHAPTER_GAP = 5
 """A jump of this many chapters between two of the person's events is a strong opening."""
 MIN_OPENING = 2
@@ -118,13 +127,14 @@ class _Arc:
     after: int = 0
     """events after the death, which the end stage counts among its others but does not tell"""
 
-    def view(self, last: bool = False) -> JourneyStage:
+    def view(self, last: bool = False, listed: int = KEY_EVENTS) -> JourneyStage:
         """The stage; the last stage always lists the person's last event (their last act)."""
         chapters = sorted({e.chapter for e in self.events} | {s.chapter for s in self.states})
         ranked = sorted(range(len(self.events)), key=lambda i: (-self.scores[i], i))
         if self.told is not None:
             ranked.insert(0, self.told)
-        events = [self.events[i] for i in _key_events(self.events, self.scores, last, self.told)]
+        events = [self.events[i]
+                  for i in _key_events(self.events, self.scores, last, self.told, listed)]
         if events:
             top = self.events[ranked[0]]
             title, place = top.title, top.place or next(
@@ -140,15 +150,15 @@ class _Arc:
 
 
 def _key_events(events: Sequence[Event], scores: Sequence[int], last: bool = False,
-                told: int | None = None) -> list[int]:
+                told: int | None = None, listed: int = KEY_EVENTS) -> list[int]:
     """Indexes of the arc's key events in book order: the most important first, each next one
     gaining up to 1 for lying chapters away from those taken (an arc of ten chapters lists its
     episodes, not five scenes of its first chapter); kept always: the event telling the death
     (`told`), else, for the `last` arc, its last event (the last act)."""
-    if len(events) <= KEY_EVENTS:
+    if len(events) <= listed:
         return list(range(len(events)))
     keep = (told,) if told is not None else (len(events) - 1,) if last else ()
-    return spread_pick([e.chapter for e in events], scores, KEY_EVENTS, spread=3, weight=1.0,
+    return spread_pick([e.chapter for e in events], scores, listed, spread=3, weight=1.0,
                        keep=keep)
 
 
@@ -210,21 +220,26 @@ def build_journey(person: Person, events: Sequence[Event], states: Sequence[Stat
     body = [e for e in ordered if end is None or e.chapter < end]
     tail = [e for e in ordered if end is not None and e.chapter >= end]
     profile = to_simplified(person.profile)
-    scores = [event_score(e, person.id, names, profile) for e in body]
+    text_built = person.origin == "extracted"
+    bonus = TEXT_HEADLINE if text_built else 0
+    scores = [event_score(e, person.id, names, profile) + bonus * e.headline for e in body]
+    stages, listed = (TEXT_MAX_STAGES, TEXT_KEY_EVENTS) if text_built else (MAX_STAGES, KEY_EVENTS)
     arcs: list[_Arc] = []
     if body:
         starts = _openings(body, scores, ordered_states, names,
-                           MAX_STAGES - (1 if end is not None else 0))
+                           stages - (1 if end is not None else 0))
         bounds = [*starts, len(body)]
         arcs = _fold_strays([_Arc(body[a:b], scores[a:b])
                              for a, b in zip(bounds, bounds[1:], strict=False)])
     if end is not None:
-        arcs.append(_Arc(tail, [event_score(e, person.id, names, profile) for e in tail],
+        arcs.append(_Arc(tail, [event_score(e, person.id, names, profile) + bonus * e.headline
+                                for e in tail],
                          told=_telling(tail, death), after=posthumous))
     _place_states(arcs, ordered_states, end)
     kept = [arc for arc in arcs if arc.events or arc.states]
     return Journey(person=PersonView.of(person),
-                   stages=[arc.view(last=n == len(kept) - 1) for n, arc in enumerate(kept)])
+                   stages=[arc.view(last=n == len(kept) - 1, listed=listed)
+                           for n, arc in enumerate(kept)])
 
 
 def _death(states: Sequence[State]) -> State | None:

@@ -35,6 +35,12 @@ from kb.knowledge.models import Event, Person, Relation
 from kb.knowledge.views import EventView, Pair, PersonView, RelationView, SourceView, relation_key
 
 KEY_SHARED = 10
+TEXT_KEY_SHARED = 16
+TEXT_HEADLINE = 3
+"""Two people discovered from the text alone (origin `extracted`) share many scenes titled by
+their people (甲、乙同场), each naming both: their key events are more, and an episode the
+chapter's 回目 names weighs this much more, the book's own choice of what matters (a curated
+pair keeps the shorter listing)."""
 SPREAD = 20
 SPREAD_WEIGHT = 2.0
 UNNAMED = -3
@@ -69,12 +75,16 @@ def key_shared_events(events: Sequence[EventView], a: Person, b: Person,
     """The shared events that matter, spread over the book (rule in the module docstring);
     `absent`: the cited events one of them is not in, which the citation brought in and so
     does not weigh again."""
+    text_built = a.origin == b.origin == "extracted"
+    limit = max(limit, TEXT_KEY_SHARED) if text_built else limit
     if len(events) <= limit:
         return list(events)
     names_a, names_b = _names(a), _names(b)
     linked = frozenset(eid for r in relations for eid in r.events) - absent
     profiles = to_simplified(f"{a.profile}\n{b.profile}")
-    scores = [shared_score(e, names_a, names_b, linked, profiles) for e in events]
+    bonus = TEXT_HEADLINE if text_built else 0
+    scores = [shared_score(e, names_a, names_b, linked, profiles) + bonus * e.headline
+              for e in events]
     chosen = spread_pick([e.chapter for e in events], scores, limit, SPREAD, SPREAD_WEIGHT,
                          keep=(0, len(events) - 1))
     return [events[i] for i in chosen]

@@ -1,0 +1,38 @@
+"""A person named by their one-character given name alone (extract.given_names): read only after
+the full name in the block, at a clause's start, before a speech verb or an action word, and
+never when two people of the block share the character."""
+
+from __future__ import annotations
+
+from extract.cues import default_cues
+from extract.given_names import given_name_mentions
+from extract.names import Mention
+
+CUES = default_cues()
+FULL = {"lv_bu": "吕布", "li_su": "李肃", "zhang_bu": "张布"}
+
+
+def _given(text: str, named: list[Mention], carried: tuple[str, ...] | list[str] = ()
+           ) -> list[tuple[str, int]]:
+    return [(m.person, m.start) for m in given_name_mentions(text, named, FULL, CUES, carried)]
+
+
+def test_the_given_name_speaks_after_the_full_name() -> None:
+    text = "吕布见了此马，大喜。布曰：“兄赐此龙驹。”"
+    assert _given(text, [Mention("lv_bu", 0, 2, "吕布")]) == [("lv_bu", 10)]
+
+
+def test_a_word_inside_a_clause_or_before_the_full_name_is_no_mention() -> None:
+    assert _given("布曰：“好。”吕布见了此马", [Mention("lv_bu", 7, 9, "吕布")]) == []
+    assert _given("吕布见了，遂置酒散布。", [Mention("lv_bu", 0, 2, "吕布")]) == []
+
+
+def test_two_people_of_one_given_name_leave_it_unread() -> None:
+    text = "吕布与张布相见。布曰：“好。”"
+    named = [Mention("lv_bu", 0, 2, "吕布"), Mention("zhang_bu", 3, 5, "张布")]
+    assert _given(text, named) == []
+
+
+def test_a_person_named_in_full_in_the_block_before_is_carried() -> None:
+    text = "是夜，布提刀径入帐中。"
+    assert _given(text, [], carried=["lv_bu"]) == [("lv_bu", 3)]
