@@ -1,0 +1,104 @@
+"""Reading the asked slot from the passages themselves, for a book whose records are thin (built
+from its text alone: events from the 回目, relations from cues, fates). The records of such a book
+rarely hold who gave a horse, where someone died or how many times something was done; the
+retrieved sentences do. A sentence is read first when it holds the question's content words
+(IDF-weighted coverage, its neighbours counting half), stands in a passage of the question's
+people, and holds the cue of the slot asked (`reading_words`: a place marker for where, a number
+for how many, an arm for a weapon, a death word for a death, another person for who)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from core.text import normalize, to_simplified
+from kb.answering.coverage import Coverage, _forms
+from kb.answering.drafting import Ctx
+from kb.answering.quotes import normalized_block, sentence_pairs
+from kb.answering.reading_words import reading_words
+from kb.knowledge.genre import genre
+from kb.knowledge.language import language
+
+READ_BLOCKS = 40
+"""The blocks read: the packed ones, then the lexical ranking's best up to this many."""
+NEIGHBOUR_SHARE = 0.5
+CUE_BONUS = 0.5
+PERSON_BONUS = 0.3
+OTHER_PERSON_BONUS = 0.3
+NAMES_CHECKED = 40
+"""Only the best sentences by words and cues are searched for other people's names (cost)."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    score: float
+    sentence: str
+    """As written, so the quote is verbatim."""
+    chunk_id: str
+    following: str
+    """The next sentence of the block ('' at its end): a cause or a count is often told there."""
+
+
+def read_blocks(ctx: Ctx) -> list[str]:
+    """The packed blocks, then the best-ranked others, up to `READ_BLOCKS`."""
+    return list(dict.fromkeys([*ctx.g.packed, *ctx.g.ranking]))[:READ_BLOCKS]
+
+
+def cues_of(ctx: Ctx) -> list[tuple[str, ...]]:
+    """The cue words of every family the question calls (module docstring)."""
+    plan, words = ctx.plan, reading_words()
+    asked = to_simplified(plan.question)
+    called = {words.asks[plan.asks]} if plan.asks in words.asks else set()
+    if plan.detail.weapon:
+        called.add(words.asks["weapon"])
+    called |= {name for name, cues in words.families.items() if any(c in asked for c in cues)}
+    cues = [words.families[name] for name in sorted(called)]
+    chars = language().chars
+    if plan.detail.weapon:
+        cues.append(tuple(chars.arms))
+    if plan.asks == "how_many":
+        cues.append(tuple(chars.numeral))
+    return cues
+
+
+def readings(ctx: Ctx) -> list[Reading]:
+    """Every sentence of the read blocks that stands among the question's people, best first."""
+    weights = ctx.weights()
+    covered = Coverage(weights, {t: _forms(t, ctx.book.profile.wordings) for t in weights},
+                       ctx.plan.focus)
+    names = [k for k in {normalize(n) for n in ctx.all_names} if len(k) >= 2]
+    cues = cues_of(ctx)
+    dead = any(ch in to_simplified(ctx.plan.question) for ch in language().chars.dead)
+    scored: list[tuple[float, int, Reading]] = []
+    for rank, chunk_id in enumerate(read_blocks(ctx)):
+        block = ctx.block_of(chunk_id)
+        if block is None or (names and not any(k in normalized_block(block.text) for k in names)):
+            continue
+        pairs = sentence_pairs(block.text)
+        for i, (written, simple) in enumerate(pairs):
+            near = " ".join(s for _, s in pairs[max(0, i - 1):i + 2])
+            score = covered(simple) + NEIGHBOUR_SHARE * covered(near)
+            held = sum(any(c in simple for c in family) for family in cues)
+            if cues and not held:
+                continue  # the slot asked is not in it: a sentence of the same words elsewhere
+            score += CUE_BONUS * held
+            if dead and genre().death_words.search(simple):
+                score += CUE_BONUS
+            if any(k in normalize(simple) for k in names):
+                score += PERSON_BONUS
+            following = pairs[i + 1][0] if i + 1 < len(pairs) else ""
+            scored.append((score, -rank, Reading(score, written, chunk_id, following)))
+    scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
+    best = [r for _, _, r in scored[:NAMES_CHECKED]]
+    return _others_first(ctx, best) if ctx.plan.asks == "who" else best
+
+
+def _others_first(ctx: Ctx, best: Sequence[Reading]) -> list[Reading]:
+    """For a who question: a sentence naming someone besides the question's people gains."""
+    own = set(ctx.plan.person_ids)
+    rescored = []
+    for r in best:
+        others = {pid for pid, _ in ctx.people.find(r.sentence)} - own
+        bonus = OTHER_PERSON_BONUS if others else 0.0
+        rescored.append(Reading(r.score + bonus, r.sentence, r.chunk_id, r.following))
+    return sorted(rescored, key=lambda r: r.score, reverse=True)
