@@ -8,6 +8,7 @@ for how many, an arm for a weapon, a death word for a death, another person for 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -16,7 +17,8 @@ from kb.answering.coverage import Coverage, _forms
 from kb.answering.drafting import Ctx
 from kb.answering.quotes import normalized_block, sentence_pairs
 from kb.answering.reading_words import reading_words
-from kb.knowledge.genre import genre
+from kb.answering.record_search import participants
+from kb.knowledge.genre import genre, is_death
 from kb.knowledge.language import language
 
 READ_BLOCKS = 40
@@ -25,6 +27,8 @@ NEIGHBOUR_SHARE = 0.5
 CUE_BONUS = 0.5
 PERSON_BONUS = 0.3
 OTHER_PERSON_BONUS = 0.3
+DEATH_SPAN = 1
+CHUNK_NUMBER = re.compile(r"(\d+)$")
 NAMES_CHECKED = 40
 """Only the best sentences by words and cues are searched for other people's names (cost)."""
 
@@ -39,21 +43,48 @@ class Reading:
     """The next sentence of the block ('' at its end): a cause or a count is often told there."""
 
 
-def read_blocks(ctx: Ctx) -> list[str]:
-    """The packed blocks, then the best-ranked others, up to `READ_BLOCKS`."""
-    return list(dict.fromkeys([*ctx.g.packed, *ctx.g.ranking]))[:READ_BLOCKS]
+def read_blocks(ctx: Ctx, dying: bool) -> list[str]:
+    """The packed blocks, the passage of the death of the question's people when it asks about
+    a death, an age or last wishes (the records tell where the death is, not what it says), then
+    the best-ranked others, up to `READ_BLOCKS` of these."""
+    death: list[str] = []
+    if dying:
+        for timeline in ctx.g.timelines.values():
+            for state in timeline.states:
+                if is_death(state) and participants(state) & set(ctx.plan.person_ids):
+                    death += [n for ref in state.sources if ref.chunk_id
+                              for n in neighbour_ids(ref.chunk_id, DEATH_SPAN)]
+    ranked = list(dict.fromkeys([*ctx.g.packed, *ctx.g.ranking]))[:READ_BLOCKS]
+    return list(dict.fromkeys([*ctx.g.packed, *death, *ranked]))
 
 
-def cues_of(ctx: Ctx) -> list[tuple[str, ...]]:
-    """The cue words of every family the question calls (module docstring)."""
+def neighbour_ids(chunk_id: str, span: int) -> list[str]:
+    """The block and those up to `span` before and after it in its chapter (ids end in their
+    number; a missing one is skipped by the reader)."""
+    match = CHUNK_NUMBER.search(chunk_id)
+    if not match:
+        return [chunk_id]
+    n, width = int(match.group(1)), len(match.group(1))
+    head = chunk_id[:match.start(1)]
+    return [f"{head}{i:0{width}d}" for i in range(max(0, n - span), n + span + 1)]
+
+
+def called_families(ctx: Ctx) -> list[str]:
+    """The families the question calls: by the slot it asks, or by holding one of their words."""
     plan, words = ctx.plan, reading_words()
     asked = to_simplified(plan.question)
     called = {words.asks[plan.asks]} if plan.asks in words.asks else set()
     if plan.detail.weapon:
         called.add(words.asks["weapon"])
     called |= {name for name, cues in words.families.items() if any(c in asked for c in cues)}
-    cues = [words.families[name] for name in sorted(called)]
-    chars = language().chars
+    return sorted(called)
+
+
+def cues_of(ctx: Ctx) -> list[tuple[str, ...]]:
+    """The cue words of every family the question calls (module docstring)."""
+    words = reading_words()
+    cues = [words.families[name] for name in called_families(ctx) if name not in words.dying]
+    chars, plan = language().chars, ctx.plan
     if plan.detail.weapon:
         cues.append(tuple(chars.arms))
     if plan.asks == "how_many":
@@ -69,10 +100,11 @@ def readings(ctx: Ctx) -> list[Reading]:
     names = [k for k in {normalize(n) for n in ctx.all_names} if len(k) >= 2]
     cues = cues_of(ctx)
     dead = any(ch in to_simplified(ctx.plan.question) for ch in language().chars.dead)
+    dying = dead or bool(set(called_families(ctx)) & set(reading_words().dying))
     scored: list[tuple[float, int, Reading]] = []
-    for rank, chunk_id in enumerate(read_blocks(ctx)):
+    for rank, chunk_id in enumerate(read_blocks(ctx, dying)):
         block = ctx.block_of(chunk_id)
-        if block is None or (names and not any(k in normalized_block(block.text) for k in names)):
+        if block is None or not _among_people(ctx, chunk_id, names):
             continue
         pairs = sentence_pairs(block.text)
         for i, (written, simple) in enumerate(pairs):
@@ -91,6 +123,18 @@ def readings(ctx: Ctx) -> list[Reading]:
     scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
     best = [r for _, _, r in scored[:NAMES_CHECKED]]
     return _others_first(ctx, best) if ctx.plan.asks == "who" else best
+
+
+def _among_people(ctx: Ctx, chunk_id: str, names: Sequence[str]) -> bool:
+    """The block, or the one before it, names one of the question's people (a scene goes on by
+    a single character of the name: 布, 飞)."""
+    if not names:
+        return True
+    for near in neighbour_ids(chunk_id, 1)[:2]:
+        block = ctx.block_of(near)
+        if block is not None and any(k in normalized_block(block.text) for k in names):
+            return True
+    return False
 
 
 def _others_first(ctx: Ctx, best: Sequence[Reading]) -> list[Reading]:

@@ -23,6 +23,9 @@ class ReadingWords(BaseModel):
     doc: str = ""
     families: dict[str, tuple[str, ...]]
     asks: dict[str, str]
+    dying: tuple[str, ...] = ()
+    """Families whose question is answered at a person's death (an age, last wishes): the death
+    passage is read, and their words are no cue a sentence must hold."""
 
     @model_validator(mode="after")
     def _once(self) -> ReadingWords:
@@ -32,7 +35,7 @@ class ReadingWords(BaseModel):
                 if word in seen:
                     raise ValueError(f"{word} stands in {seen[word]} and {name}")
                 seen[word] = name
-        unknown = sorted(set(self.asks.values()) - set(self.families))
+        unknown = sorted((set(self.asks.values()) | set(self.dying)) - set(self.families))
         if unknown:
             raise ValueError(f"asks name no family: {', '.join(unknown)}")
         return self
