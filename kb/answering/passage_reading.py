@@ -28,6 +28,7 @@ CUE_BONUS = 0.5
 PERSON_BONUS = 0.3
 OTHER_PERSON_BONUS = 0.3
 DEATH_SPAN = 1
+DEATH_BONUS = 0.3
 CHUNK_NUMBER = re.compile(r"(\d+)$")
 NAMES_CHECKED = 40
 """Only the best sentences by words and cues are searched for other people's names (cost)."""
@@ -43,10 +44,10 @@ class Reading:
     """The next sentence of the block ('' at its end): a cause or a count is often told there."""
 
 
-def read_blocks(ctx: Ctx, dying: bool) -> list[str]:
+def read_blocks(ctx: Ctx, dying: bool) -> tuple[list[str], set[str]]:
     """The packed blocks, the passage of the death of the question's people when it asks about
     a death, an age or last wishes (the records tell where the death is, not what it says), then
-    the best-ranked others, up to `READ_BLOCKS` of these."""
+    the best-ranked others, up to `READ_BLOCKS` of these; and the death passage's blocks."""
     death: list[str] = []
     if dying:
         for timeline in ctx.g.timelines.values():
@@ -55,7 +56,7 @@ def read_blocks(ctx: Ctx, dying: bool) -> list[str]:
                     death += [n for ref in state.sources if ref.chunk_id
                               for n in neighbour_ids(ref.chunk_id, DEATH_SPAN)]
     ranked = list(dict.fromkeys([*ctx.g.packed, *ctx.g.ranking]))[:READ_BLOCKS]
-    return list(dict.fromkeys([*ctx.g.packed, *death, *ranked]))
+    return list(dict.fromkeys([*ctx.g.packed, *death, *ranked])), set(death)
 
 
 def neighbour_ids(chunk_id: str, span: int) -> list[str]:
@@ -73,17 +74,18 @@ def called_families(ctx: Ctx) -> list[str]:
     """The families the question calls: by the slot it asks, or by holding one of their words."""
     plan, words = ctx.plan, reading_words()
     asked = to_simplified(plan.question)
-    called = {words.asks[plan.asks]} if plan.asks in words.asks else set()
+    called = {name for name, cues in words.families.items() if any(c in asked for c in cues)}
     if plan.detail.weapon:
         called.add(words.asks["weapon"])
-    called |= {name for name, cues in words.families.items() if any(c in asked for c in cues)}
+    if plan.asks in words.asks and not called - set(words.asked_only):
+        called.add(words.asks[plan.asks])  # 多大岁数 is an age, not a count of times
     return sorted(called)
 
 
 def cues_of(ctx: Ctx) -> list[tuple[str, ...]]:
     """The cue words of every family the question calls (module docstring)."""
     words = reading_words()
-    cues = [words.families[name] for name in called_families(ctx) if name not in words.dying]
+    cues = [words.families[name] for name in called_families(ctx) if name not in words.asked_only]
     chars, plan = language().chars, ctx.plan
     if plan.detail.weapon:
         cues.append(tuple(chars.arms))
@@ -102,14 +104,16 @@ def readings(ctx: Ctx) -> list[Reading]:
     dead = any(ch in to_simplified(ctx.plan.question) for ch in language().chars.dead)
     dying = dead or bool(set(called_families(ctx)) & set(reading_words().dying))
     scored: list[tuple[float, int, Reading]] = []
-    for rank, chunk_id in enumerate(read_blocks(ctx, dying)):
+    blocks, death = read_blocks(ctx, dying)
+    for rank, chunk_id in enumerate(blocks):
         block = ctx.block_of(chunk_id)
-        if block is None or not _among_people(ctx, chunk_id, names):
+        if block is None or not (chunk_id in death or _among_people(ctx, chunk_id, names)):
             continue
+        at_death = DEATH_BONUS if chunk_id in death else 0.0
         pairs = sentence_pairs(block.text)
         for i, (written, simple) in enumerate(pairs):
             near = " ".join(s for _, s in pairs[max(0, i - 1):i + 2])
-            score = covered(simple) + NEIGHBOUR_SHARE * covered(near)
+            score = covered(simple) + NEIGHBOUR_SHARE * covered(near) + at_death
             held = sum(any(c in simple for c in family) for family in cues)
             if cues and not held:
                 continue  # the slot asked is not in it: a sentence of the same words elsewhere

@@ -25,7 +25,9 @@ class ReadingWords(BaseModel):
     asks: dict[str, str]
     dying: tuple[str, ...] = ()
     """Families whose question is answered at a person's death (an age, last wishes): the death
-    passage is read, and their words are no cue a sentence must hold."""
+    passage is read."""
+    asked_only: tuple[str, ...] = ()
+    """Families of question words only (临终): no cue a sentence must hold."""
 
     @model_validator(mode="after")
     def _once(self) -> ReadingWords:
@@ -35,7 +37,8 @@ class ReadingWords(BaseModel):
                 if word in seen:
                     raise ValueError(f"{word} stands in {seen[word]} and {name}")
                 seen[word] = name
-        unknown = sorted((set(self.asks.values()) | set(self.dying)) - set(self.families))
+        named = set(self.asks.values()) | set(self.dying) | set(self.asked_only)
+        unknown = sorted(named - set(self.families))
         if unknown:
             raise ValueError(f"asks name no family: {', '.join(unknown)}")
         return self
