@@ -9,17 +9,18 @@ for how many, an arm for a weapon, a death word for a death, another person for 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from core.text import normalize, to_simplified
-from kb.answering.coverage import Coverage, _forms
+from kb.answering.coverage import UNSEEN_WEIGHT, Coverage, _forms
 from kb.answering.drafting import Ctx
 from kb.answering.quotes import normalized_block, sentence_pairs
 from kb.answering.reading_words import reading_words
 from kb.answering.record_search import participants
 from kb.knowledge.genre import genre, is_death
 from kb.knowledge.language import language
+from retrieval.bm25 import lucene_idf
 
 READ_BLOCKS = 40
 """The blocks read: the packed ones, then the lexical ranking's best up to this many."""
@@ -82,6 +83,15 @@ def called_families(ctx: Ctx) -> list[str]:
     return sorted(called)
 
 
+def unexplained(ctx: Ctx, weights: Mapping[str, float]) -> list[str]:
+    """The question's words the novel never uses (weighed as unseen, `coverage`) that no called
+    family explains (岁数 holds the age family's 岁): what the question is about is not in the
+    book (私塾, 背叛), so no sentence of it answers."""
+    unseen = lucene_idf(1, ctx.passages.n_docs) * UNSEEN_WEIGHT
+    cues = [c for family in cues_of(ctx) for c in family]
+    return [t for t, w in weights.items() if w >= unseen - 1e-9 and not any(c in t for c in cues)]
+
+
 def cues_of(ctx: Ctx) -> list[tuple[str, ...]]:
     """The cue words of every family the question calls (module docstring)."""
     words = reading_words()
@@ -97,6 +107,8 @@ def cues_of(ctx: Ctx) -> list[tuple[str, ...]]:
 def readings(ctx: Ctx) -> list[Reading]:
     """Every sentence of the read blocks that stands among the question's people, best first."""
     weights = ctx.weights()
+    if unexplained(ctx, weights):
+        return []
     covered = Coverage(weights, {t: _forms(t, ctx.book.profile.wordings) for t in weights},
                        ctx.plan.focus)
     names = [k for k in {normalize(n) for n in ctx.all_names} if len(k) >= 2]

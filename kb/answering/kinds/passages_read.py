@@ -9,7 +9,7 @@ from kb.answering.kinds import Kind
 from kb.answering.passage_reading import readings
 from kb.answering.plan import Plan
 
-MIN_SCORE = 1.0
+MIN_SCORE = 0.8
 """The best sentence must hold this much: the words, the people and the slot's cue together."""
 SHOWN = 3
 MAX_QUOTE = 90
