@@ -57,5 +57,7 @@ KIND_CASES: dict[str, tuple[tuple[str, str, str], str]] = {
 NOT_ON_THE_FIXTURE = {
     "after_band": "needs events after the joining (the small book ends in the chapter he joins): "
                   "tests/test_ask_offline.py asks it of the whole book",
+    "passages_read": "reads only a book built from its text alone (the small book is curated): "
+                     "tests/test_passage_reading.py",
 }
 """Kinds the small book cannot show, and where they are tested instead."""
