@@ -59,5 +59,7 @@ NOT_ON_THE_FIXTURE = {
                   "tests/test_ask_offline.py asks it of the whole book",
     "succession": "needs two holders of one post (the small book has no title states): "
                   "tests/test_ask_offline.py asks it of the whole book",
+    "passages_read": "reads only a book built from its text alone (the small book is curated): "
+                     "tests/test_passage_reading.py",
 }
 """Kinds the small book cannot show, and where they are tested instead."""

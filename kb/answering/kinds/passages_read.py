@@ -1,0 +1,44 @@
+"""On a book built from its text alone, the asked slot read from the sentences themselves
+(kb.answering.passage_reading): its records seldom hold it, its passages do. A curated book's
+records answer (this kind does not detect on them: it needs the book, so it decides in compose)."""
+
+from __future__ import annotations
+
+from kb.answering.drafting import Ctx, Draft, Writer
+from kb.answering.kinds import Kind
+from kb.answering.passage_reading import readings
+from kb.answering.plan import Plan
+
+MIN_SCORE = 0.8
+"""The best sentence must hold this much: the words, the people and the slot's cue together."""
+SHOWN = 3
+MAX_QUOTE = 90
+ASKS = ("who", "where", "why", "how", "how_many", "what", "when", "relation", "chapter")
+
+
+def detect(plan: Plan) -> bool:
+    return plan.asks in ASKS or plan.detail.weapon
+
+
+def compose(ctx: Ctx) -> Draft | None:
+    if ctx.book.curated:
+        return None
+    best = readings(ctx)
+    if not best or best[0].score < MIN_SCORE:
+        return None
+    w = Writer()
+    shown: set[str] = set()
+    for r in best[:SHOWN]:
+        if r.sentence in shown or len(r.sentence) > MAX_QUOTE:
+            continue
+        line = ctx.say("fact.said") if not w.lines else ctx.say("passage.item")
+        w.add(line, (r.sentence, r.chunk_id))
+        shown.add(r.sentence)
+        if not w.quotes[1:] and r.following and r.following not in shown \
+                and len(r.following) <= MAX_QUOTE:
+            w.add(ctx.say("passage.item"), (r.following, r.chunk_id))
+            shown.add(r.following)
+    return w.draft() if w.lines else None
+
+
+KIND = Kind("passages_read", 25, detect, compose)

@@ -1,0 +1,164 @@
+"""Reading the asked slot from the passages themselves, for a book whose records are thin (built
+from its text alone: events from the 回目, relations from cues, fates). The records of such a book
+rarely hold who gave a horse, where someone died or how many times something was done; the
+retrieved sentences do. A sentence is read first when it holds the question's content words
+(IDF-weighted coverage, its neighbours counting half), stands in a passage of the question's
+people, and holds the cue of the slot asked (`reading_words`: a place marker for where, a number
+for how many, an arm for a weapon, a death word for a death, another person for who)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from core.text import normalize, to_simplified
+from kb.answering.coverage import UNSEEN_WEIGHT, Coverage, _forms
+from kb.answering.drafting import Ctx
+from kb.answering.quotes import normalized_block, sentence_pairs
+from kb.answering.reading_words import reading_words
+from kb.answering.record_search import participants
+from kb.knowledge.genre import genre, is_death
+from kb.knowledge.language import language
+from retrieval.bm25 import lucene_idf
+
+READ_BLOCKS = 40
+"""The blocks read: the packed ones, then the lexical ranking's best up to this many."""
+NEIGHBOUR_SHARE = 0.5
+CUE_BONUS = 0.5
+PERSON_BONUS = 0.3
+OTHER_PERSON_BONUS = 0.3
+DEATH_SPAN = 1
+DEATH_BONUS = 0.3
+CHUNK_NUMBER = re.compile(r"(\d+)$")
+NAMES_CHECKED = 40
+"""Only the best sentences by words and cues are searched for other people's names (cost)."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    score: float
+    sentence: str
+    """As written, so the quote is verbatim."""
+    chunk_id: str
+    following: str
+    """The next sentence of the block ('' at its end): a cause or a count is often told there."""
+
+
+def read_blocks(ctx: Ctx, dying: bool) -> tuple[list[str], set[str]]:
+    """The packed blocks, the passage of the death of the question's people when it asks about
+    a death, an age or last wishes (the records tell where the death is, not what it says), then
+    the best-ranked others, up to `READ_BLOCKS` of these; and the death passage's blocks."""
+    death: list[str] = []
+    if dying:
+        for timeline in ctx.g.timelines.values():
+            for state in timeline.states:
+                if is_death(state) and participants(state) & set(ctx.plan.person_ids):
+                    death += [n for ref in state.sources if ref.chunk_id
+                              for n in neighbour_ids(ref.chunk_id, DEATH_SPAN)]
+    ranked = list(dict.fromkeys([*ctx.g.packed, *ctx.g.ranking]))[:READ_BLOCKS]
+    return list(dict.fromkeys([*ctx.g.packed, *death, *ranked])), set(death)
+
+
+def neighbour_ids(chunk_id: str, span: int) -> list[str]:
+    """The block and those up to `span` before and after it in its chapter (ids end in their
+    number; a missing one is skipped by the reader)."""
+    match = CHUNK_NUMBER.search(chunk_id)
+    if not match:
+        return [chunk_id]
+    n, width = int(match.group(1)), len(match.group(1))
+    head = chunk_id[:match.start(1)]
+    return [f"{head}{i:0{width}d}" for i in range(max(0, n - span), n + span + 1)]
+
+
+def called_families(ctx: Ctx) -> list[str]:
+    """The families the question calls: by the slot it asks, or by holding one of their words."""
+    plan, words = ctx.plan, reading_words()
+    asked = to_simplified(plan.question)
+    called = {name for name, cues in words.families.items() if any(c in asked for c in cues)}
+    if plan.detail.weapon:
+        called.add(words.asks["weapon"])
+    if plan.asks in words.asks and not called - set(words.asked_only):
+        called.add(words.asks[plan.asks])  # 多大岁数 is an age, not a count of times
+    return sorted(called)
+
+
+def unexplained(ctx: Ctx, weights: Mapping[str, float]) -> list[str]:
+    """The question's words the novel never uses (weighed as unseen, `coverage`) that no called
+    family explains (岁数 holds the age family's 岁): what the question is about is not in the
+    book (私塾, 背叛), so no sentence of it answers."""
+    unseen = lucene_idf(1, ctx.passages.n_docs) * UNSEEN_WEIGHT
+    cues = [c for family in cues_of(ctx) for c in family]
+    return [t for t, w in weights.items() if w >= unseen - 1e-9 and not any(c in t for c in cues)]
+
+
+def cues_of(ctx: Ctx) -> list[tuple[str, ...]]:
+    """The cue words of every family the question calls (module docstring)."""
+    words = reading_words()
+    cues = [words.families[name] for name in called_families(ctx) if name not in words.asked_only]
+    chars, plan = language().chars, ctx.plan
+    if plan.detail.weapon:
+        cues.append(tuple(chars.arms))
+    if plan.asks == "how_many":
+        cues.append(tuple(chars.numeral))
+    return cues
+
+
+def readings(ctx: Ctx) -> list[Reading]:
+    """Every sentence of the read blocks that stands among the question's people, best first."""
+    weights = ctx.weights()
+    if unexplained(ctx, weights):
+        return []
+    covered = Coverage(weights, {t: _forms(t, ctx.book.profile.wordings) for t in weights},
+                       ctx.plan.focus)
+    names = [k for k in {normalize(n) for n in ctx.all_names} if len(k) >= 2]
+    cues = cues_of(ctx)
+    dead = any(ch in to_simplified(ctx.plan.question) for ch in language().chars.dead)
+    dying = dead or bool(set(called_families(ctx)) & set(reading_words().dying))
+    scored: list[tuple[float, int, Reading]] = []
+    blocks, death = read_blocks(ctx, dying)
+    for rank, chunk_id in enumerate(blocks):
+        block = ctx.block_of(chunk_id)
+        if block is None or not (chunk_id in death or _among_people(ctx, chunk_id, names)):
+            continue
+        at_death = DEATH_BONUS if chunk_id in death else 0.0
+        pairs = sentence_pairs(block.text)
+        for i, (written, simple) in enumerate(pairs):
+            near = " ".join(s for _, s in pairs[max(0, i - 1):i + 2])
+            score = covered(simple) + NEIGHBOUR_SHARE * covered(near) + at_death
+            held = sum(any(c in simple for c in family) for family in cues)
+            if cues and not held:
+                continue  # the slot asked is not in it: a sentence of the same words elsewhere
+            score += CUE_BONUS * held
+            if dead and genre().death_words.search(simple):
+                score += CUE_BONUS
+            if any(k in normalize(simple) for k in names):
+                score += PERSON_BONUS
+            following = pairs[i + 1][0] if i + 1 < len(pairs) else ""
+            scored.append((score, -rank, Reading(score, written, chunk_id, following)))
+    scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
+    best = [r for _, _, r in scored[:NAMES_CHECKED]]
+    return _others_first(ctx, best) if ctx.plan.asks == "who" else best
+
+
+def _among_people(ctx: Ctx, chunk_id: str, names: Sequence[str]) -> bool:
+    """The block, or the one before it, names one of the question's people (a scene goes on by
+    a single character of the name: 布, 飞)."""
+    if not names:
+        return True
+    for near in neighbour_ids(chunk_id, 1)[:2]:
+        block = ctx.block_of(near)
+        if block is not None and any(k in normalized_block(block.text) for k in names):
+            return True
+    return False
+
+
+def _others_first(ctx: Ctx, best: Sequence[Reading]) -> list[Reading]:
+    """For a who question: a sentence naming someone besides the question's people gains."""
+    own = set(ctx.plan.person_ids)
+    rescored = []
+    for r in best:
+        others = {pid for pid, _ in ctx.people.find(r.sentence)} - own
+        bonus = OTHER_PERSON_BONUS if others else 0.0
+        rescored.append(Reading(r.score + bonus, r.sentence, r.chunk_id, r.following))
+    return sorted(rescored, key=lambda r: r.score, reverse=True)
