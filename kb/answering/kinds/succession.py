@@ -1,9 +1,9 @@
-"""Who held a post before or after someone (晁盖之前谁是寨主, 谁接替了甲): the other holder of the
+"""Who held a post before or after someone (甲之前谁是寨主, 谁接替了甲): the other holder of the
 person's own post, by the states that give it — the latest one before them, or the first after.
 
 The post is the person's title or status whose words the question shares; another state is the
 same post when it ends in the same character (the post's head: 主, 领, 帅) and holds at least half
-of its bigrams (梁山泊主 for 梁山泊寨主), so a band's member (入伙某山) is never its head."""
+of its bigrams (某山泊主 for 某山泊寨主), so a band's member (入伙某山) is never its head."""
 
 from __future__ import annotations
 
