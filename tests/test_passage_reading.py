@@ -3,15 +3,16 @@ data with each word once, the families a question calls, and the blocks around a
 
 from __future__ import annotations
 
+import json
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from core.errors import ConfigError
-from kb.answering import reading_words as rw
 from kb.answering.passage_reading import called_families, cues_of, neighbour_ids
-from kb.answering.reading_words import ReadingWords, reading_words
+from kb.knowledge.frames import LANG_DIR
+from kb.knowledge.language import Reading, language, read_language
 
 
 def _ctx(question: str, asks: str = "what", weapon: bool = False) -> Any:
@@ -20,7 +21,7 @@ def _ctx(question: str, asks: str = "what", weapon: bool = False) -> Any:
 
 
 def test_the_families_hold_each_word_once() -> None:
-    words = reading_words()
+    words = language().reading
     every = [w for family in words.families.values() for w in family]
     assert len(every) == len(set(every))
     assert set(words.asks.values()) <= set(words.families)
@@ -28,19 +29,16 @@ def test_the_families_hold_each_word_once() -> None:
 
 def test_a_word_in_two_families_is_an_error() -> None:
     with pytest.raises(ValueError, match="stands in"):
-        ReadingWords(families={"a": ("送",), "b": ("送",)}, asks={})
+        Reading(families={"a": ("送",), "b": ("送",)}, asks={})
 
 
-def test_the_file_is_checked_on_load(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    bad = tmp_path / "r.json"
-    bad.write_text('{"families": {"a": ["x"]}, "asks": {"where": "nowhere"}}', encoding="utf-8")
-    monkeypatch.setattr(rw, "READING_FILE", bad)
-    rw.reading_words.cache_clear()
-    try:
-        with pytest.raises(ConfigError, match="no family"):
-            rw.reading_words()
-    finally:
-        rw.reading_words.cache_clear()
+def test_the_file_is_checked_on_load(tmp_path: Any) -> None:
+    data = json.loads((LANG_DIR / "zh.json").read_text(encoding="utf-8"))
+    data["reading"] = {"families": {"a": ["x"]}, "asks": {"where": "nowhere"}}
+    bad = tmp_path / "zh.json"
+    bad.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(ConfigError, match="no family"):
+        read_language(bad)
 
 
 def test_the_question_words_call_their_family_before_the_asked_slot() -> None:

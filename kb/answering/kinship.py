@@ -49,6 +49,10 @@ def with_relatives(text: str, found: list[tuple[str, str]], kin_of: KinLookup | 
     return list(dict.fromkeys(out))
 
 
+TEACHER = "master_disciple>"
+"""The relation type (and direction) of a teacher in the language's kinship words."""
+
+
 def _untaught(pid: str, after: str, kin_of: KinLookup) -> str | None:
     """甲的水性是跟谁学的 asks 甲's teacher without a kinship word beside the name: the teacher
     kinship word (师父) when the knowledge links 甲 to no teacher, so the question is refused
@@ -57,11 +61,8 @@ def _untaught(pid: str, after: str, kin_of: KinLookup) -> str | None:
     lang = language()
     if not any(word in after for word in lang.words_of("taught_by")):
         return None
-    for word, kin in lang.kin.items():
-        if any(t.endswith(">") and t.startswith("master") for t in kin.types):
-            found = any(kin_of(pid, t, kin.hints, kin.not_) for t in kin.types)
-            return None if found else word
-    return None
+    word, kin = next((w, k) for w, k in lang.kin.items() if TEACHER in k.types)
+    return None if kin_of(pid, TEACHER, kin.hints, kin.not_) else word
 
 
 def asks_the_relative(text: str, written: str) -> bool:

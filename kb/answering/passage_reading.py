@@ -3,8 +3,9 @@ from its text alone: events from the 回目, relations from cues, fates). The re
 rarely hold who gave a horse, where someone died or how many times something was done; the
 retrieved sentences do. A sentence is read first when it holds the question's content words
 (IDF-weighted coverage, its neighbours counting half), stands in a passage of the question's
-people, and holds the cue of the slot asked (`reading_words`: a place marker for where, a number
-for how many, an arm for a weapon, a death word for a death, another person for who)."""
+people, and holds the cue of the slot asked (the language's `reading` families: a place marker
+for where, a number for how many, an arm for a weapon, a death word for a death, another person
+for who)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from core.text import normalize, to_simplified
 from kb.answering.coverage import UNSEEN_WEIGHT, Coverage, _forms
 from kb.answering.drafting import Ctx
 from kb.answering.quotes import normalized_block, sentence_pairs
-from kb.answering.reading_words import reading_words
 from kb.answering.record_search import participants
 from kb.knowledge.genre import genre, is_death
 from kb.knowledge.language import language
@@ -73,7 +73,7 @@ def neighbour_ids(chunk_id: str, span: int) -> list[str]:
 
 def called_families(ctx: Ctx) -> list[str]:
     """The families the question calls: by the slot it asks, or by holding one of their words."""
-    plan, words = ctx.plan, reading_words()
+    plan, words = ctx.plan, language().reading
     asked = to_simplified(plan.question)
     called = {name for name, cues in words.families.items() if any(c in asked for c in cues)}
     if plan.detail.weapon:
@@ -94,7 +94,7 @@ def unexplained(ctx: Ctx, weights: Mapping[str, float]) -> list[str]:
 
 def cues_of(ctx: Ctx) -> list[tuple[str, ...]]:
     """The cue words of every family the question calls (module docstring)."""
-    words = reading_words()
+    words = language().reading
     cues = [words.families[name] for name in called_families(ctx) if name not in words.asked_only]
     chars, plan = language().chars, ctx.plan
     if plan.detail.weapon:
@@ -114,7 +114,7 @@ def readings(ctx: Ctx) -> list[Reading]:
     names = [k for k in {normalize(n) for n in ctx.all_names} if len(k) >= 2]
     cues = cues_of(ctx)
     dead = any(ch in to_simplified(ctx.plan.question) for ch in language().chars.dead)
-    dying = dead or bool(set(called_families(ctx)) & set(reading_words().dying))
+    dying = dead or bool(set(called_families(ctx)) & set(language().reading.dying))
     scored: list[tuple[float, int, Reading]] = []
     blocks, death = read_blocks(ctx, dying)
     for rank, chunk_id in enumerate(blocks):

@@ -133,6 +133,35 @@ class Numerals(BaseModel):
     powers: dict[str, int]
 
 
+class Reading(BaseModel):
+    """The passage reader's cue families (kb.answering.passage_reading): which words a sentence
+    must hold to answer a slot a question asks, on a book whose records are thin. A word stands
+    in one family only, or the reader's preference would be an accident of file order."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    families: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    asks: dict[str, str] = Field(default_factory=dict,
+                                 description="a plan's asked slot → the family it calls")
+    dying: tuple[str, ...] = Field(default=(), description="families whose question is "
+                                   "answered at a person's death (an age, last wishes)")
+    asked_only: tuple[str, ...] = Field(default=(), description="families of question words "
+                                        "only (临终): no cue a sentence must hold")
+
+    @model_validator(mode="after")
+    def _once(self) -> Reading:
+        seen: dict[str, str] = {}
+        for name, words in self.families.items():
+            for word in words:
+                if word in seen:
+                    raise ValueError(f"{word} stands in {seen[word]} and {name}")
+                seen[word] = name
+        unknown = sorted({*self.asks.values(), *self.dying, *self.asked_only} - set(self.families))
+        if unknown:
+            raise ValueError(f"reading: asks name no family: {', '.join(unknown)}")
+        return self
+
+
 class Language(Frames):
     """One language's question words (rules in the module docstring) and its answer frames
     (`kb.knowledge.frames.Frames`)."""
@@ -159,6 +188,8 @@ class Language(Frames):
                                 "什么, 咋 → 怎么), in order; they may change the text's length")
     extraction: Grammar | None = Field(
         default=None, description="the grammar words the extractor reads (kb.knowledge.genre)")
+    reading: Reading = Field(default_factory=Reading,
+                             description="the passage reader's cue families")
 
     _roles: Mapping[str, tuple[str, ...]] = PrivateAttr(default_factory=dict)
 
