@@ -682,3 +682,23 @@ def test_who_died_in_a_campaign(service: AskService) -> None:
 def test_a_weapon_held_before_a_campaign_is_still_held_in_it(service: AskService) -> None:
     r = service.ask(AskRequest(question="征辽时林冲用什么兵器"))
     assert leads(r.answer, ("林冲", "丈八蛇矛", "第48回")), r.answer.splitlines()[0]
+
+
+def test_a_death_asked_by_the_wrong_manner_is_refused(service: AskService) -> None:
+    """被谁毒死 of someone whose death the book tells otherwise (吴用 hanged himself) is a false
+    premise, said with the end the book gives; the right manner (武大郎, poisoned) is answered, and
+    a question that denies the manner (没被烧死) asserts none."""
+    r = service.ask(AskRequest(question="吴用是被谁用毒药毒死的？"))
+    assert r.status == "insufficient" and "自缢" in (r.reason or ""), r.reason
+    english = service.ask(AskRequest(question="Who poisoned Wu Yong?"))
+    assert english.status == "insufficient" and "自缢" in (english.reason or ""), english.reason
+    assert service.ask(AskRequest(question="武大郎是被谁毒死的？")).answer.startswith("潘金莲")
+    assert service.ask(AskRequest(question="林冲为什么没被烧死？")).status == "answered"
+
+
+def test_a_denunciation_between_two_people_must_be_on_record(service: AskService) -> None:
+    """出首 / 告发 is a wrong done to someone: 李固 denounced 卢俊义, his servant 燕青 did not; the
+    relations of 燕青 and 卢俊义 (master, rescuer) do not make the act true."""
+    r = service.ask(AskRequest(question="燕青为啥跑去官府出首卢俊义？"))
+    assert r.status == "insufficient" and "燕青" in (r.reason or ""), r.reason
+    assert service.ask(AskRequest(question="李固为什么要告发卢俊义？")).status == "answered"

@@ -80,6 +80,8 @@ class Chars(BaseModel):
     times: str = Field(description="the units that ask how many times (几次)")
     rank_units: str = Field(description="units of a rank (第一位, 第三名, 第二把交椅)")
     dead: str = Field(description="the character of a death in a state's value")
+    negators: str = Field(default="", description="characters that deny the act after them "
+                                                  "(没被烧死: the question says it did not happen)")
     verse_said: str = Field(description="the character after which a verse is given (颂曰)")
     band_place_ends: str = Field(description="the ends of a band's place records may drop (某山泊)")
     go_up: str = Field(description="the verb of going up to a band's place (上某山)")
@@ -177,6 +179,9 @@ class Language(Frames):
     kin: dict[str, KinWord]
     measures: dict[str, str] = Field(description="how-much-of-a-dimension word → its units")
     materials: dict[str, str] = Field(description="a material asked → the character that says it")
+    death_manners: dict[str, str] = Field(
+        default_factory=dict, description="a manner of death a question names (毒 of 毒死) → the "
+                                          "characters a record of that death would hold")
     numerals: Numerals
     script_folds: tuple[tuple[str, str], ...] = Field(
         default=(), description="old spellings of asking words → the ones the rules know")
