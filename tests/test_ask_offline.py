@@ -702,3 +702,13 @@ def test_a_denunciation_between_two_people_must_be_on_record(service: AskService
     r = service.ask(AskRequest(question="燕青为啥跑去官府出首卢俊义？"))
     assert r.status == "insufficient" and "燕青" in (r.reason or ""), r.reason
     assert service.ask(AskRequest(question="李固为什么要告发卢俊义？")).status == "answered"
+
+
+def test_colloquial_frames_of_who_and_what(service: AskService) -> None:
+    """死在谁手里 asks the killer, 到底 / 究竟 frame a question without being its content, and
+    "X是怎么回事" of a person asks who they are."""
+    assert service.ask(AskRequest(question="高廉是死在谁手里的？")).answer.startswith("雷横")
+    assert "雷横" in service.ask(AskRequest(question="高廉最后死在谁手里？")).answer.split("。")[0]
+    r = service.ask(AskRequest(question="李鬼究竟是怎么回事？"))
+    assert r.plan.kind == "open" and r.answer.startswith("李鬼"), r.answer
+    assert "identity" in r.plan.kinds
