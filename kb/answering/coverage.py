@@ -89,9 +89,12 @@ def _forms(term: str, wordings: Wordings) -> tuple[str, ...]:
     """The term; the novel's wordings (the corpus profile's map) of a reader's word that holds
     the term or that the term holds (刀开价 holds 开价 → 要卖: the question's words are cut without
     a dictionary, so a reader's word often comes glued to its neighbour); for a verb with a
-    result complement, the verb alone."""
-    complements = language().chars.result_complements  # 捉住, 找到: the book writes 活捉
-    bare = (term[0],) if len(term) == 2 and term[1] in complements else ()
+    result complement or an adverb glued before it, the verb alone."""
+    chars = language().chars
+    complements = chars.result_complements  # 捉住, 找到: the book writes 活捉
+    bare = (term[0],) if len(term) == 2 and term[1] in complements else \
+        (term[1],) if len(term) == 2 and term[0] in chars.lead_adverbs \
+        and term[1] not in FUNCTION_CHARS else ()  # 先躲: 躲 (先去: 去 would match any line)
     return (term, *(w for key, words in wordings.items()
                     if term in key or len(key) >= 2 and key in term for w in words), *bare)
 

@@ -60,7 +60,10 @@ class Chars(BaseModel):
     end: str = Field(description="a focus word holding one still asks how someone ended")
     killing: str
     owning: str = Field(description="words around a possession in a question, never its name")
-    result_complements: str = Field(description="a verb's result complement (捉住, 找到)")
+    result_complements: str = Field(description="a verb's result complement (捉住, 找到, 破掉)")
+    lead_adverbs: str = Field(default="", description="adverbs and modals glued before a verb in "
+                                                      "a question (先躲, 想献, 没命): the verb alone "
+                                                      "is what the book must hold")
     role_forms: str = Field(description="characters of every role word (杀人者), never the act")
     arms: str = Field(description="characters that name a weapon")
     wield: str = Field(description="characters that say someone wields a thing")
