@@ -721,3 +721,11 @@ def test_a_verb_with_a_colloquial_complement_or_adverb_is_the_verb(service: AskS
     assert r.status == "answered" and "公孙胜" in r.answer.split("。")[0], r.answer
     r = service.ask(AskRequest(question="玉麒麟后来是怎么没命的？"))
     assert r.status == "answered" and "卢俊义" in r.answer.split("。")[0], r.answer
+
+
+def test_who_did_an_act_to_one_named_person_is_not_a_premise_between_the_named(
+        service: AskService) -> None:
+    """生擒甲、替乙报仇的是谁: the captor is the one asked, so 甲 and 乙 need no capture between
+    them (卢俊义 took 史文恭 for 晁盖)."""
+    r = service.ask(AskRequest(question="是谁生擒了史文恭，替晁盖报了仇？"))
+    assert r.status == "answered" and r.answer.startswith("卢俊义"), r.answer

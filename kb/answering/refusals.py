@@ -84,6 +84,9 @@ def premise_problem(plan: Plan, relation_types: RelationTypes, evidence: Sequenc
     if len(named) < 2 or not plan.detail.premises:
         return None
     for asserted in plan.detail.premises:
+        if plan.asks == "who" and asserted.act not in MUTUAL_ACTS \
+                and (asserted.agent is None) != (asserted.patient is None):
+            continue  # 生擒甲、替乙报仇的是谁: the one who did it is the one asked, not named
         directed = asserted.agent is not None and asserted.patient is not None \
             and asserted.agent != asserted.patient
         pairs = [(asserted.agent, asserted.patient)] if directed else list(combinations(named, 2))
