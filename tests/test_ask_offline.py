@@ -729,3 +729,11 @@ def test_who_did_an_act_to_one_named_person_is_not_a_premise_between_the_named(
     them (卢俊义 took 史文恭 for 晁盖)."""
     r = service.ask(AskRequest(question="是谁生擒了史文恭，替晁盖报了仇？"))
     assert r.status == "answered" and r.answer.startswith("卢俊义"), r.answer
+
+
+def test_the_main_clause_names_whose_end_is_asked(service: AskService) -> None:
+    """甲杀了乙和丙以后，丁后来怎么样了 asks 丁's course: the names of the time clause are not the
+    pair asked about."""
+    r = service.ask(AskRequest(question="武松杀了西门庆以后，王婆最后怎么样了？"))
+    assert r.plan.person_ids == ["wang_po"] or r.plan.people == ["王婆"], r.plan
+    assert "凌迟" in r.answer.replace("遲", "迟"), r.answer

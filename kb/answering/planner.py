@@ -145,13 +145,31 @@ def _topic(text: str, found: Sequence[tuple[str, str]], ids: Sequence[str], lang
         return None
     life = lang.words_of("end") + lang.words_of("journey_strong") + lang.words_of("deeds")
     asks_else = lang.words_of("asks_why") + lang.words_of("asks_whether") + lang.words_of("asks_who")
-    if not has_any(text, life) or has_any(text, asks_else):
+    if has_any(text, asks_else):
+        return None
+    main = _main_clause_person(text, found, lang)
+    if main is not None and has_any(text, (*life, *lang.words_of("journey"))):
+        return main  # 甲杀了乙和丙以后，丁后来怎么样了: 丁's course, told after the clause
+    if not has_any(text, life):
         return None
     first, second = (normalize(w) for _, w in found[:2])
     start = text.find(first) + len(first)
     gap = text[start:text.find(second, start)] if text.find(second, start) > 0 else ""
     joined = gap.strip(lang.chars.name_joints) in lang.words_of("coordinators") or gap == ""
     return None if joined else found[0][0]
+
+
+def _main_clause_person(text: str, found: Sequence[tuple[str, str]], lang: Language
+                        ) -> str | None:
+    """The one person named after the last 以后/之后 of a question whose earlier names all stand
+    before it: the subject of the main clause, once the time clause (甲杀了乙以后) is told."""
+    afters = [w for w in lang.words_of("after") if w not in lang.words_of("journey")]
+    cut = max((text.rfind(w) + len(w) for w in afters if w in text), default=-1)
+    if cut <= 0:
+        return None
+    later = {pid for pid, written in found if text.find(normalize(written), cut) >= cut}
+    earlier = {pid for pid, written in found if 0 <= text.find(normalize(written)) < cut}
+    return next(iter(later)) if len(later) == 1 and earlier and not later & earlier else None
 
 
 def the_pair(text: str, found: Sequence[tuple[str, str]], ids: list[str]) -> list[str]:
