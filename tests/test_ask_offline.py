@@ -737,3 +737,10 @@ def test_the_main_clause_names_whose_end_is_asked(service: AskService) -> None:
     r = service.ask(AskRequest(question="武松杀了西门庆以后，王婆最后怎么样了？"))
     assert r.plan.person_ids == ["wang_po"] or r.plan.people == ["王婆"], r.plan
     assert "凌迟" in r.answer.replace("遲", "迟"), r.answer
+
+
+def test_a_why_of_two_reads_a_scene_of_one_about_the_other(service: AskService) -> None:
+    """李逵 hears from 刘太公 that 宋江 took his daughter, a scene 宋江 is not at: that is why he
+    cuts down the banner and goes for 宋江, so it stands among the causes."""
+    r = service.ask(AskRequest(question="李逵为什么大闹忠义堂要砍宋江？"))
+    assert "刘太公" in r.answer, r.answer
