@@ -91,6 +91,7 @@ class Cues:
     place_move: re.Pattern[str]
     retrospective: re.Pattern[str]
     kill_cue: re.Pattern[str]
+    causatives: re.Pattern[str]
     spoken_oath: re.Pattern[str]
     spoken_lord: re.Pattern[str]
     spoken_parent: re.Pattern[str]
@@ -130,7 +131,8 @@ class Cues:
                    cue_actions=_alternation(words.cue_actions, book.cue_actions),
                    spoken_lord=words.spoken_lord or NEVER,
                    spoken_parent=words.spoken_parent or NEVER,
-                   address_verbs=words.address_verbs or NEVER, **shared)
+                   address_verbs=words.address_verbs or NEVER,
+                   causatives=words.causatives or NEVER, **shared)
 
 
 def default_cues(tables: CorpusTables | None = None) -> Cues:

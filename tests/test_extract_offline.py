@@ -238,6 +238,12 @@ def _pairs(text: str, type_: str) -> set[tuple[str, str]]:
     ("宋江、吴用、李逵都来商议", "ally", set()),  # a list of co-agents is no pair
     ("宋江大喜，便差李逵去", "superior", {("song_jiang", "li_kui")}),
     ("要追宋江，火急差李逵去", "superior", set()),  # 宋江 is not the one who sends
+    ("武松引兵来到城下，分兵缉擒西门庆", "captured", {("wu_song", "ximen")}),  # clause subject
+    ("武松正要分兵缉擒西门庆", "captured", set()),  # an intent
+    ("却说武松擒了吴用，斩了西门庆", "killed", {("wu_song", "ximen")}),  # a topic chain
+    ("宋江唤李逵，斩了西门庆", "killed", set()),  # a causative: 李逵 may be the killer
+    ("宋江见李逵杀了西门庆", "killed", {("li_kui", "ximen")}),  # the nearest agent
+    ("宋江与吴用成亲", "spouse", {("song_jiang", "wu_yong")}),
 ])
 def test_cue_pairs(text: str, type_: str, expected: set[tuple[str, str]]) -> None:
     assert _pairs(text, type_) == expected
