@@ -61,6 +61,12 @@ def cue_pairs(text: str, mentions: list[Mention], cue: RelationCue, start: int, 
     right = _near_right(text, mentions, end, cue, cues)
     if not left and right and cue.subject_reach:
         left = clause_subject(text, mentions, start, segment_start, cue.subject_reach, cues)
+    if not left and not right and cue.subject_reach and cue.gap_after >= 0:
+        disposed = _disposed(text, mentions, start, segment_start, cue.subject_reach, cues)
+        if disposed is not None:
+            agent = clause_subject(text, mentions, disposed.start - 1, segment_start,
+                                   cue.subject_reach, cues)
+            left, right = agent, [disposed] if agent else []
     if left and cues.negation.search(text[left[-1].end:start]):
         return []
     if left and cue.direction != "none" and cues.hearsay.search(text[left[-1].end:start]):
@@ -146,6 +152,22 @@ def clause_subject(text: str, mentions: list[Mention], start: int, segment_start
     if start - subject.end > 3 * reach:
         return []
     return [subject]
+
+
+def _disposed(text: str, mentions: list[Mention], start: int, segment_start: int, reach: int,
+              cues: Cues) -> Mention | None:
+    """The patient of a disposal construction in the cue's clause (把乙胸脯上又连搠了两刀): the
+    name right after 把/将, at most `reach` characters before the cue, nothing but it named
+    between."""
+    breaks = [i for i in range(segment_start, start) if text[i] in CLAUSE_BREAKS]
+    clause_start = breaks[-1] + 1 if breaks else segment_start
+    inside = [m for m in mentions if clause_start <= m.start and m.end <= start]
+    if not inside or start - inside[-1].end > reach:
+        return None
+    patient = inside[-1]
+    if patient.start == 0 or text[patient.start - 1] not in cues.disposal:
+        return None
+    return patient
 
 
 def _subject_of_clause(text: str, mention: Mention, segment_start: int, cues: Cues) -> bool:

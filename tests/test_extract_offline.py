@@ -244,6 +244,8 @@ def _pairs(text: str, type_: str) -> set[tuple[str, str]]:
     ("宋江唤李逵，斩了西门庆", "killed", set()),  # a causative: 李逵 may be the killer
     ("宋江见李逵杀了西门庆", "killed", {("li_kui", "ximen")}),  # the nearest agent
     ("宋江与吴用成亲", "spouse", {("song_jiang", "wu_yong")}),
+    ("武松赶入去，把西门庆胸脯上又连搠了两刀", "killed", {("wu_song", "ximen")}),  # 把 + patient
+    ("武松将西门庆送与宋江", "killed", set()),
 ])
 def test_cue_pairs(text: str, type_: str, expected: set[tuple[str, str]]) -> None:
     assert _pairs(text, type_) == expected
