@@ -92,6 +92,8 @@ class Cues:
     retrospective: re.Pattern[str]
     kill_cue: re.Pattern[str]
     causatives: re.Pattern[str]
+    copula: re.Pattern[str]
+    copula_head: re.Pattern[str]
     spoken_oath: re.Pattern[str]
     spoken_lord: re.Pattern[str]
     spoken_parent: re.Pattern[str]
@@ -132,7 +134,9 @@ class Cues:
                    spoken_lord=words.spoken_lord or NEVER,
                    spoken_parent=words.spoken_parent or NEVER,
                    address_verbs=words.address_verbs or NEVER,
-                   causatives=words.causatives or NEVER, **shared)
+                   causatives=words.causatives or NEVER, copula=words.copula or NEVER,
+                   copula_head=words.copula_head or NEVER,
+                   **shared)
 
 
 def default_cues(tables: CorpusTables | None = None) -> Cues:

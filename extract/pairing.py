@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from itertools import combinations
 
-from extract.cues import Cues, RelationCue, default_cues
+from extract.cues import NAME_CUE_TYPES, Cues, RelationCue, default_cues
 from extract.names import Mention
 
 
@@ -67,6 +67,8 @@ def cue_pairs(text: str, mentions: list[Mention], cue: RelationCue, start: int, 
             agent = clause_subject(text, mentions, disposed.start - 1, segment_start,
                                    cue.subject_reach, cues)
             left, right = agent, [disposed] if agent else []
+    if left and not right and cue.type in NAME_CUE_TYPES and cue.gap_after >= 0:
+        right = _copula_subject(text, mentions, left[0], segment_start, cues)
     if left and cues.negation.search(text[left[-1].end:start]):
         return []
     if left and cue.direction != "none" and cues.hearsay.search(text[left[-1].end:start]):
@@ -152,6 +154,24 @@ def clause_subject(text: str, mentions: list[Mention], start: int, segment_start
     if start - subject.end > 3 * reach:
         return []
     return [subject]
+
+
+def _copula_subject(text: str, mentions: list[Mention], holder: Mention, segment_start: int,
+                    cues: Cues) -> list[Mention]:
+    """乙是甲家心腹人 / 乙乃甲之子: a relational noun after 甲 with no name after it says what
+    the subject of the copula before 甲 is to him; that subject stands where a name after the
+    noun would (甲的心腹乙)."""
+    before = [m for m in mentions if segment_start <= m.start and m.end <= holder.start]
+    if not before or before[-1].person == holder.person:
+        return []
+    subject = before[-1]
+    if not cues.copula.fullmatch(text, subject.end, holder.start):
+        return []
+    breaks = [i for i in range(segment_start, subject.start) if text[i] in CLAUSE_BREAKS]
+    clause_start = breaks[-1] + 1 if breaks else segment_start
+    heads = _heads_clause(text, subject.start, clause_start, cues) or \
+        bool(cues.copula_head.fullmatch(text, clause_start, subject.start))
+    return [subject] if heads else []
 
 
 def _disposed(text: str, mentions: list[Mention], start: int, segment_start: int, reach: int,

@@ -246,6 +246,9 @@ def _pairs(text: str, type_: str) -> set[tuple[str, str]]:
     ("宋江与吴用成亲", "spouse", {("song_jiang", "wu_yong")}),
     ("武松赶入去，把西门庆胸脯上又连搠了两刀", "killed", {("wu_song", "ximen")}),  # 把 + patient
     ("武松将西门庆送与宋江", "killed", set()),
+    ("原来这武松是宋江家心腹人，也上厅声喏了", "servant", {("wu_song", "song_jiang")}),  # copula
+    ("武松乃宋江之子也", "parent_child", {("song_jiang", "wu_song")}),
+    ("武松见宋江家心腹人", "servant", set()),  # no copula: nobody is said to be the servant
 ])
 def test_cue_pairs(text: str, type_: str, expected: set[tuple[str, str]]) -> None:
     assert _pairs(text, type_) == expected

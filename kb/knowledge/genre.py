@@ -212,6 +212,11 @@ class Genre(_Data):
     place_move: Pattern
     retrospective: Pattern
     kill_cue: Pattern = Field(description="kill words whose victim follows at once")
+    copula: Pattern | None = Field(default=None, description="between a subject and a name "
+                                   "with a relational noun after it (乙是甲家心腹人): the subject "
+                                   "is what the noun says to him")
+    copula_head: Pattern | None = Field(default=None, description="what may open the clause "
+                                        "before a copula's subject (原来这乙是甲家心腹人)")
     causatives: Pattern | None = Field(default=None, description="between a sentence's subject "
                                        "and a later clause: he made someone else act (甲唤丙，斩"
                                        "了乙: 丙 may be the one who kills), no subject carried")
