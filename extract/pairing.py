@@ -114,6 +114,9 @@ def _nearest_two(mentions: list[Mention], start: int, segment_start: int, reach:
 
 CLAUSE_BREAKS = "，；：、"
 """What ends a clause inside a sentence (a segment ends at 。！？ and at speech marks)."""
+MAX_CARRIED = 1
+"""A subject carries over this many clause breaks at most: 甲擒了丙，斩了乙 is one topic chain;
+甲军马，已杀入城，众将一发向前，生擒了乙 has passed to someone the text does not name."""
 
 
 def _heads_clause(text: str, at: int, clause_start: int, cues: Cues) -> bool:
@@ -130,7 +133,8 @@ def clause_subject(text: str, mentions: list[Mention], start: int, segment_start
     the name (or names joined by 与/、) heading the cue's clause when nothing else is named
     between it and the cue, at most `reach` characters before the cue; else, the clause naming
     no one before the cue, the subject heading the sentence, when each name after it ends its
-    own clause (an object: 丙，) and no causative (唤/令/教丙，…: 丙 may act) stands between."""
+    own clause (an object: 丙，) and no causative (唤/令/教丙，…: 丙 may act) stands between,
+    one clause break away at most (`MAX_CARRIED`)."""
     breaks = [i for i in range(segment_start, start) if text[i] in CLAUSE_BREAKS]
     clause_start = breaks[-1] + 1 if breaks else segment_start
     before = [i for i, m in enumerate(mentions) if segment_start <= m.start and m.end <= start]
@@ -144,7 +148,8 @@ def clause_subject(text: str, mentions: list[Mention], start: int, segment_start
     if not before or start - clause_start > 4:
         return []
     subject = mentions[before[0]]
-    if not _heads_clause(text, subject.start, segment_start, cues) or \
+    carried = sum(1 for ch in text[subject.end:clause_start] if ch in CLAUSE_BREAKS)
+    if carried > MAX_CARRIED or not _heads_clause(text, subject.start, segment_start, cues) or \
             cues.causatives.search(text, subject.end, clause_start):
         return []
     for i in before[1:]:
