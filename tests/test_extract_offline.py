@@ -250,6 +250,9 @@ def _pairs(text: str, type_: str) -> set[tuple[str, str]]:
     ("武松乃宋江之子也", "parent_child", {("song_jiang", "wu_song")}),
     ("武松见宋江家心腹人", "servant", set()),  # no copula: nobody is said to be the servant
     ("却说宋江放了武松，众将上帐问曰", "captured", {("song_jiang", "wu_song")}),  # a release
+    ("宋江孤掌难鸣，只护得武松，安能移舟傍岸", "rescuer", {("song_jiang", "wu_song")}),
+    ("宋江保护武松妻小", "rescuer", set()),  # his household, not him
+    ("李逵拥护着宋江", "rescuer", set()),  # a retinue, not a rescue
 ])
 def test_cue_pairs(text: str, type_: str, expected: set[tuple[str, str]]) -> None:
     assert _pairs(text, type_) == expected
