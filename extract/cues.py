@@ -91,6 +91,9 @@ class Cues:
     place_move: re.Pattern[str]
     retrospective: re.Pattern[str]
     kill_cue: re.Pattern[str]
+    causatives: re.Pattern[str]
+    copula: re.Pattern[str]
+    copula_head: re.Pattern[str]
     spoken_oath: re.Pattern[str]
     spoken_lord: re.Pattern[str]
     spoken_parent: re.Pattern[str]
@@ -130,7 +133,10 @@ class Cues:
                    cue_actions=_alternation(words.cue_actions, book.cue_actions),
                    spoken_lord=words.spoken_lord or NEVER,
                    spoken_parent=words.spoken_parent or NEVER,
-                   address_verbs=words.address_verbs or NEVER, **shared)
+                   address_verbs=words.address_verbs or NEVER,
+                   causatives=words.causatives or NEVER, copula=words.copula or NEVER,
+                   copula_head=words.copula_head or NEVER,
+                   **shared)
 
 
 def default_cues(tables: CorpusTables | None = None) -> Cues:

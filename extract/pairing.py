@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from itertools import combinations
 
-from extract.cues import Cues, RelationCue, default_cues
+from extract.cues import NAME_CUE_TYPES, Cues, RelationCue, default_cues
 from extract.names import Mention
 
 
@@ -59,6 +59,16 @@ def cue_pairs(text: str, mentions: list[Mention], cue: RelationCue, start: int, 
     cues = cues or default_cues()
     left = _near_left(text, mentions, start, cue, segment_start, cues)
     right = _near_right(text, mentions, end, cue, cues)
+    if not left and right and cue.subject_reach:
+        left = clause_subject(text, mentions, start, segment_start, cue.subject_reach, cues)
+    if not left and not right and cue.subject_reach and cue.gap_after >= 0:
+        disposed = _disposed(text, mentions, start, segment_start, cue.subject_reach, cues)
+        if disposed is not None:
+            agent = clause_subject(text, mentions, disposed.start - 1, segment_start,
+                                   cue.subject_reach, cues)
+            left, right = agent, [disposed] if agent else []
+    if left and not right and cue.type in NAME_CUE_TYPES and cue.gap_after >= 0:
+        right = _copula_subject(text, mentions, left[0], segment_start, cues)
     if left and cues.negation.search(text[left[-1].end:start]):
         return []
     if left and cue.direction != "none" and cues.hearsay.search(text[left[-1].end:start]):
@@ -100,6 +110,89 @@ def _nearest_two(mentions: list[Mention], start: int, segment_start: int, reach:
         if len(nearest) == 2:
             return [(nearest[1], nearest[0])]
     return []
+
+
+CLAUSE_BREAKS = "，；：、"
+"""What ends a clause inside a sentence (a segment ends at 。！？ and at speech marks)."""
+MAX_CARRIED = 1
+"""A subject carries over this many clause breaks at most: 甲擒了丙，斩了乙 is one topic chain;
+甲军马，已杀入城，众将一发向前，生擒了乙 has passed to someone the text does not name."""
+
+
+def _heads_clause(text: str, at: int, clause_start: int, cues: Cues) -> bool:
+    head = text[clause_start:at]
+    return not head or head.endswith(cues.clause_openers) or \
+        bool(cues.carry_lead.fullmatch(head))
+
+
+def clause_subject(text: str, mentions: list[Mention], start: int, segment_start: int,
+                   reach: int, cues: Cues) -> list[Mention]:
+    """The agent of a cue whose patient follows it but whose agent is not named right before
+    it: Chinese names the subject once at the head of its clause and lets it govern a string of
+    verbs (甲正要分兵缉擒乙), and across commas a whole topic chain (甲擒了丙，斩了乙). So:
+    the name (or names joined by 与/、) heading the cue's clause when nothing else is named
+    between it and the cue, at most `reach` characters before the cue; else, the clause naming
+    no one before the cue, the subject heading the sentence, when each name after it ends its
+    own clause (an object: 丙，) and no causative (唤/令/教丙，…: 丙 may act) stands between,
+    one clause break away at most (`MAX_CARRIED`)."""
+    breaks = [i for i in range(segment_start, start) if text[i] in CLAUSE_BREAKS]
+    clause_start = breaks[-1] + 1 if breaks else segment_start
+    before = [i for i, m in enumerate(mentions) if segment_start <= m.start and m.end <= start]
+    inside = [i for i in before if mentions[i].start >= clause_start]
+    if inside:
+        chain = _chain(text, mentions, inside[0], 1, cues.connectors)
+        if len(chain) < len(inside) or start - chain[-1].end > reach or \
+                not _heads_clause(text, chain[0].start, clause_start, cues):
+            return []
+        return chain
+    if not before or start - clause_start > 4:
+        return []
+    subject = mentions[before[0]]
+    carried = sum(1 for ch in text[subject.end:clause_start] if ch in CLAUSE_BREAKS)
+    if carried > MAX_CARRIED or not _heads_clause(text, subject.start, segment_start, cues) or \
+            cues.causatives.search(text, subject.end, clause_start):
+        return []
+    for i in before[1:]:
+        m = mentions[i]
+        if m.person != subject.person and text[m.end:m.end + 1] not in CLAUSE_BREAKS:
+            return []
+    if start - subject.end > 3 * reach:
+        return []
+    return [subject]
+
+
+def _copula_subject(text: str, mentions: list[Mention], holder: Mention, segment_start: int,
+                    cues: Cues) -> list[Mention]:
+    """乙是甲家心腹人 / 乙乃甲之子: a relational noun after 甲 with no name after it says what
+    the subject of the copula before 甲 is to him; that subject stands where a name after the
+    noun would (甲的心腹乙)."""
+    before = [m for m in mentions if segment_start <= m.start and m.end <= holder.start]
+    if not before or before[-1].person == holder.person:
+        return []
+    subject = before[-1]
+    if not cues.copula.fullmatch(text, subject.end, holder.start):
+        return []
+    breaks = [i for i in range(segment_start, subject.start) if text[i] in CLAUSE_BREAKS]
+    clause_start = breaks[-1] + 1 if breaks else segment_start
+    heads = _heads_clause(text, subject.start, clause_start, cues) or \
+        bool(cues.copula_head.fullmatch(text, clause_start, subject.start))
+    return [subject] if heads else []
+
+
+def _disposed(text: str, mentions: list[Mention], start: int, segment_start: int, reach: int,
+              cues: Cues) -> Mention | None:
+    """The patient of a disposal construction in the cue's clause (把乙胸脯上又连搠了两刀): the
+    name right after 把/将, at most `reach` characters before the cue, nothing but it named
+    between."""
+    breaks = [i for i in range(segment_start, start) if text[i] in CLAUSE_BREAKS]
+    clause_start = breaks[-1] + 1 if breaks else segment_start
+    inside = [m for m in mentions if clause_start <= m.start and m.end <= start]
+    if not inside or start - inside[-1].end > reach:
+        return None
+    patient = inside[-1]
+    if patient.start == 0 or text[patient.start - 1] not in cues.disposal:
+        return None
+    return patient
 
 
 def _subject_of_clause(text: str, mention: Mention, segment_start: int, cues: Cues) -> bool:

@@ -5,7 +5,8 @@ A speech segment of a block (「…」 or “…”) is opened by a narrative se
 
 - **an oath** (the genre's `spoken_oath`: 拜为义兄, 结为兄弟): the speaker and the first other
   person named in the narrative right after the speech (受小弟四拜，拜为义兄。」甲大喜) are sworn
-  brothers; the quote runs from the speaker's name to the listener's;
+  brothers; the quote runs from the speaker's name (in the speech, else in its opening: one
+  calls himself by a humble form, 受小弟四拜) to the listener's;
 - **a form of address to one's lord** (the genre's `spoken_lord`: 主公): the one spoken to is
   the speaker's superior. The one spoken to is named in the opening (甲对乙曰 / 甲谓乙曰: 甲
   speaks to 乙, the genre's `address_verbs`), or, when the opening names only the speaker
@@ -80,9 +81,9 @@ def oath(scan: BlockScan, index: int, unique: Unique) -> list[Relation]:
         return []
     mine = [m for m in seg.mentions if m.person == who.person]
     listener = next((m for m in after.mentions if m.person != who.person), None)
-    if listener is None or seg.people - {who.person} or not mine:
+    if listener is None or seg.people - {who.person}:
         return []
-    span = Span(mine[-1].start, listener.end)
+    span = Span(mine[-1].start if mine else who.start, listener.end)
     quote = scan.block.text[span.start:span.end]
     if len(span) > MAX_QUOTE or not unique(scan.block.chapter, quote):
         return []

@@ -238,6 +238,21 @@ def _pairs(text: str, type_: str) -> set[tuple[str, str]]:
     ("宋江、吴用、李逵都来商议", "ally", set()),  # a list of co-agents is no pair
     ("宋江大喜，便差李逵去", "superior", {("song_jiang", "li_kui")}),
     ("要追宋江，火急差李逵去", "superior", set()),  # 宋江 is not the one who sends
+    ("武松引兵来到城下，分兵缉擒西门庆", "captured", {("wu_song", "ximen")}),  # clause subject
+    ("武松正要分兵缉擒西门庆", "captured", set()),  # an intent
+    ("却说武松擒了吴用，斩了西门庆", "killed", {("wu_song", "ximen")}),  # a topic chain
+    ("宋江唤李逵，斩了西门庆", "killed", set()),  # a causative: 李逵 may be the killer
+    ("宋江见李逵杀了西门庆", "killed", {("li_kui", "ximen")}),  # the nearest agent
+    ("宋江与吴用成亲", "spouse", {("song_jiang", "wu_yong")}),
+    ("武松赶入去，把西门庆胸脯上又连搠了两刀", "killed", {("wu_song", "ximen")}),  # 把 + patient
+    ("武松将西门庆送与宋江", "killed", set()),
+    ("原来这武松是宋江家心腹人，也上厅声喏了", "servant", {("wu_song", "song_jiang")}),  # copula
+    ("武松乃宋江之子也", "parent_child", {("song_jiang", "wu_song")}),
+    ("武松见宋江家心腹人", "servant", set()),  # no copula: nobody is said to be the servant
+    ("却说宋江放了武松，众将上帐问曰", "captured", {("song_jiang", "wu_song")}),  # a release
+    ("宋江孤掌难鸣，只护得武松，安能移舟傍岸", "rescuer", {("song_jiang", "wu_song")}),
+    ("宋江保护武松妻小", "rescuer", set()),  # his household, not him
+    ("李逵拥护着宋江", "rescuer", set()),  # a retinue, not a rescue
 ])
 def test_cue_pairs(text: str, type_: str, expected: set[tuple[str, str]]) -> None:
     assert _pairs(text, type_) == expected

@@ -77,3 +77,15 @@ def test_the_curated_book_meets_where_the_text_does(kb_curated_bundle: Knowledge
     provider.load(kb_curated_bundle)
     met = provider.pair("wu_yong", "lu_junyi").first_met
     assert met is not None and met.chapter == 61  # the fortune-teller's visit, not the plan of 60
+
+
+def test_a_text_built_pair_lists_kin_before_a_post() -> None:
+    from kb.answering.compose_pair import ordered_relations
+
+    a, b = _person("a", "甲某"), _person("b", "乙某")
+    pair = build_pair(a, b, [_relation("superior", 3), _relation("parent_child", 5),
+                             _relation("acquaintance", 1)], [])
+    assert [r.type for r in ordered_relations(pair, set(), kin_first=True)] == \
+        ["parent_child", "superior", "acquaintance"]
+    assert [r.type for r in ordered_relations(pair, set())] == \
+        ["superior", "parent_child", "acquaintance"]  # a curated book keeps its order

@@ -31,3 +31,15 @@ def test_the_one_spoken_to_in_the_opening_becomes_the_parent() -> None:
 
 def test_without_words_of_adoption_nothing_is_said() -> None:
     assert _found("甲大郎纳乙太尉坐而拜之曰：“公若不弃，愿随左右。”乙太尉大喜。") == []
+
+
+def test_an_oath_binds_a_speaker_who_calls_himself_by_a_humble_form() -> None:
+    from extract.speech import oath
+
+    oath_words = f"拜{chr(0x4E3A)}义兄"  # not a question for the golden collector
+    opening = f"甲大郎便道：“哥哥不弃时，就此受小弟四拜，{oath_words}。”乙太尉"
+    text = opening + "大喜。"
+    scan = _scan(text)
+    found = [(r.source, r.target, r.type, r.sources[0].quote) for i, seg in enumerate(scan.segments)
+             if seg.speech for r in oath(scan, i, lambda chapter, quote: True)]
+    assert found == [("jia", "yi", "sworn_brothers", opening)]

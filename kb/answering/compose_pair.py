@@ -39,6 +39,11 @@ over the book (the last included); the rest are counted."""
 RELATION_CHARS = 50
 GENERIC_TYPES = frozenset({"acquaintance", "colleague", "ally"})
 """Relation types that say little; listed after the specific ones."""
+KIN_TYPES = frozenset({"parent_child", "spouse", "siblings", "sworn_brothers", "family",
+                       "in_law", "father_in_law"})
+"""Ties of blood, marriage and oath: what two people are to each other before any post or
+deed (a foster son before an officer), so listed first in a book built from its text alone,
+where relations come in no reader's order (a curated book keeps its records' order)."""
 
 
 def has_story(ctx: Ctx) -> bool:
@@ -56,9 +61,12 @@ def relation_line(ctx: Ctx, pair: Pair, rel: RelationView) -> tuple[str, tuple[s
                     told=short(rel.description, RELATION_CHARS)), first_quote(rel.sources))
 
 
-def ordered_relations(pair: Pair, chosen: set[str]) -> list[RelationView]:
+def ordered_relations(pair: Pair, chosen: set[str], kin_first: bool = False) -> list[RelationView]:
+    """The chosen relations (else all), the specific before the generic (stable: by first
+    chapter); `kin_first`: ties of kin before the other specific ones (`KIN_TYPES`)."""
     relations = [r for r in pair.relations if r.id in chosen] or list(pair.relations)
-    return sorted(relations, key=lambda r: r.type in GENERIC_TYPES)  # stable: specific first
+    return sorted(relations, key=lambda r: (r.type in GENERIC_TYPES,
+                                            kin_first and r.type not in KIN_TYPES))
 
 
 def first_event(pair: Pair) -> EventView | None:
@@ -86,7 +94,7 @@ def compose_pair(ctx: Ctx, began: bool = False) -> Draft:
     assert pair is not None
     a, b = ctx.name(pair.a.id), ctx.name(pair.b.id)
     chosen = {r.id for r in g.plan_records}
-    relations = ordered_relations(pair, chosen)[:MAX_PAIR_RELATIONS]
+    relations = ordered_relations(pair, chosen, not ctx.book.curated)[:MAX_PAIR_RELATIONS]
     labels = ctx.say("sep.list").join(dict.fromkeys(ctx.label(r.type, r.label) for r in relations))
     first = first_event(pair)
     w = Writer()

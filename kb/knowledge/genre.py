@@ -71,6 +71,11 @@ class RelationCue(_Data):
                                   "(a capture in a fight: captured, and fought)")
     pair_before: int = Field(default=0, ge=0, description="with no pair otherwise, the two "
                              "nearest names before the cue within this many characters pair up")
+    subject_reach: int = Field(default=0, ge=0, description="with a name right after the cue "
+                               "and none close before it: the subject heading the cue's clause "
+                               "up to this many characters before it (甲正要分兵缉擒乙), or, the "
+                               "clause naming no one, the sentence's subject carried over its "
+                               "commas (甲擒了丙，斩了乙); 0: not read")
     note: str = ""
 
     @field_validator("type")
@@ -207,6 +212,14 @@ class Genre(_Data):
     place_move: Pattern
     retrospective: Pattern
     kill_cue: Pattern = Field(description="kill words whose victim follows at once")
+    copula: Pattern | None = Field(default=None, description="between a subject and a name "
+                                   "with a relational noun after it (乙是甲家心腹人): the subject "
+                                   "is what the noun says to him")
+    copula_head: Pattern | None = Field(default=None, description="what may open the clause "
+                                        "before a copula's subject (原来这乙是甲家心腹人)")
+    causatives: Pattern | None = Field(default=None, description="between a sentence's subject "
+                                       "and a later clause: he made someone else act (甲唤丙，斩"
+                                       "了乙: 丙 may be the one who kills), no subject carried")
     spoken_oath: Pattern = Field(description="sworn-brother words that, spoken, bind speaker "
                                              "and listener")
     spoken_lord: Pattern | None = Field(default=None, description="forms of address to one's "
