@@ -110,3 +110,9 @@ def test_a_held_title_comes_after_the_persons_own_forms() -> None:
     entry = next(e for e in discovered(SANGUO, 1, 20).entries if e.name == "吕布")
     spans = [a in entry.alias_chapters for a in entry.aliases]
     assert spans == sorted(spans)
+
+
+def test_a_person_who_never_speaks_but_is_listed_with_people_is_found() -> None:
+    """李傕、郭汜、张济、樊稠: 张济 never speaks in these chapters, the list of people proves him."""
+    names = _by_name(discovered(SANGUO, 1, 20))
+    assert "张济" in names
