@@ -59,6 +59,14 @@ def _dictionary() -> tuple[dict[str, int], dict[str, str]]:
     return jieba.dt.FREQ, jieba.posseg.dt.word_tag_tab
 
 
+def segment(text: str) -> list[str]:
+    """The segmenter's words of a short text (jieba, its bundled dictionary and HMM)."""
+    import jieba
+
+    _dictionary()
+    return list(jieba.cut(text))
+
+
 def dictionary_tag(word: str) -> tuple[int, str | None]:
     freq, tags = _dictionary()
     return freq.get(word, 0) or 0, tags.get(word)
@@ -152,7 +160,7 @@ class TextStats:
             self.left[name], self.right[name] = left, right
 
 
-def _absorbed(neighbours: Counter[str], total: int) -> bool:
+def absorbed(neighbours: Counter[str], total: int) -> bool:
     if not neighbours or total < MIN_COUNT:
         return False
     char, n = neighbours.most_common(1)[0]
@@ -187,8 +195,8 @@ def full_names(stats: TextStats, surnames: Surnames, words: PeopleWords,
     first = {s: n for s, n in first.items() if not _holds_cue(s, words)}
     stats.neighbours(sorted(first))
     kept = {s: n for s, n in first.items()
-            if not _absorbed(stats.left[s], n) and not _absorbed(stats.right[s], n)
-            and _opens(stats, s, n)}
+            if not absorbed(stats.left[s], n) and not absorbed(stats.right[s], n)
+            and opens(stats, s, n)}
     kept = {s: n for s, n in kept.items() if not _part_of_shorter(s, n, kept)}
     for name in protected:
         kept[name] = max(stats.count[name], 1)
@@ -232,7 +240,7 @@ def _holds_cue(s: str, words: PeopleWords) -> bool:
                if cue not in words.name_characters)
 
 
-def _opens(stats: TextStats, s: str, n: int) -> bool:
+def opens(stats: TextStats, s: str, n: int) -> bool:
     left = stats.left[s]
     total = sum(left.values()) or 1
     after_break = sum(v for c, v in left.items() if not CJK_CHAR.match(c)) / total
