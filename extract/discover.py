@@ -417,10 +417,11 @@ def _add_held_titles(drafts: dict[str, _Draft], book: _Book, names_of: Surnames,
     people = {d.name: (d.name, *(a for a in d.aliases if len(a) >= 2)) for d in drafts.values()}
     surname_forms = {d.name: [a for a, e in d.aliases.items() if e is not None and
                               e.rule.startswith("title")] for d in drafts.values()}
-    title_words = TitleWords(tuple(t for t in words.titles if t not in OWN_TITLES),
+    title_words = TitleWords(tuple(t for t in (*words.titles, *words.sovereign_titles)
+                                   if t not in OWN_TITLES),
                              words.rank_suffixes, words.conferral_verbs,
                              frozenset(words.generic_speakers) | frozenset(words.kinship_forms),
-                             frozenset(words.determiners))
+                             frozenset(words.determiners), frozenset(words.sovereign_titles))
     holdings = title_holders(book.simplified, people, surname_forms, title_words)
     for h in holdings:
         if h.title in drafts and h.title != h.person:
