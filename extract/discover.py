@@ -37,6 +37,7 @@ from extract.introductions import Intro, IntroductionReader, sentence_around
 from extract.name_stats import TextStats, full_names, generic_start, is_proper_noun, is_word
 from extract.names import LexiconEntry, read_lexicon
 from extract.person_ids import person_ids
+from extract.religious_names import religious_names
 from extract.speaker_names import speaking_names
 from extract.text import ChapterTexts
 from extract.title_forms import TitleCandidate, TitleTie, tie_title
@@ -169,6 +170,7 @@ def discover_lexicon(texts: ChapterTexts, progress: Progress | None = None) -> D
     drafts = {n: _Draft(n) for n in counted}
     drafts.update((i.name, _Draft(i.name)) for i in intros if i.name and i.name not in drafts)
     _add_introduced(drafts, intros, book, names_of, words.titles)
+    _add_religious(drafts, book, words)
     _add_given_names(drafts, book, names_of, stats,
                      frozenset(i.name for i in intros if i.kind == "name" and i.name),
                      frozenset(c[0] for c in words.speaker_cues if len(c) > 1))
@@ -223,6 +225,20 @@ def _add_introduced(drafts: dict[str, _Draft], intros: Iterable[Intro], book: _B
             if book.occurs(joined):
                 draft.add(joined, AliasEvidence(alias=joined, person=intro.name, chapter=intro.chapter,
                                                 quote=quote, rule="surname+" + intro.kind))
+
+
+def _add_religious(drafts: dict[str, _Draft], book: _Book, words: PeopleWords) -> None:
+    """Monks and Taoists (see `extract.religious_names`), with their religious name as an alias
+    when the text also uses it alone (the passage of the form's first use as its evidence)."""
+    barred = frozenset(words.determiners) | frozenset(language().numerals.digits)
+    for form in religious_names(book.simplified.values(), words.religious_titles, barred):
+        draft = drafts.setdefault(form, _Draft(form))
+        name = form[:2]
+        if book.occurs(name) > book.occurs(form):
+            chapter, at = next((c, t.find(form)) for c, t in book.simplified.items() if form in t)
+            draft.add(name, AliasEvidence(alias=name, person=form, chapter=chapter,
+                                          quote=book.quote(chapter, at, at + len(form)),
+                                          rule="religious name"))
 
 
 def _add_given_names(drafts: dict[str, _Draft], book: _Book, names_of: Surnames,

@@ -131,3 +131,9 @@ def test_a_given_name_used_alone_is_the_full_names_alias() -> None:
     names = _by_name(discovered(DEFAULT_CORPUS, 1, 10))
     assert "鲁智深" in names and "智深" in names["鲁智深"]
     assert "智深" not in names
+
+
+def test_a_monk_named_by_a_religious_name_and_a_title_is_a_person() -> None:
+    """智真长老 (a religious name + 长老, no surname): a person, 智真 alone his alias."""
+    names = _by_name(discovered(DEFAULT_CORPUS, 1, 10))
+    assert "智真长老" in names and "智真" in names["智真长老"]
