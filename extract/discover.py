@@ -32,14 +32,18 @@ from core.atomic import replace_directory
 from core.errors import ConfigError
 from core.text import to_simplified
 from extract.epithets import epithets
+from extract.given_forms import full_name_of
 from extract.introductions import Intro, IntroductionReader, sentence_around
 from extract.name_stats import TextStats, full_names, generic_start, is_proper_noun, is_word
 from extract.names import LexiconEntry, read_lexicon
 from extract.person_ids import person_ids
+from extract.religious_names import religious_names
+from extract.speaker_names import speaking_names
 from extract.text import ChapterTexts
 from extract.title_forms import TitleCandidate, TitleTie, tie_title
 from extract.title_holders import TitleWords, title_holders
 from kb.knowledge.genre import PeopleWords, genre
+from kb.knowledge.language import language
 from kb.knowledge.surnames import Surnames, surnames
 
 M = TypeVar("M", bound=BaseModel)
@@ -152,6 +156,9 @@ def discover_lexicon(texts: ChapterTexts, progress: Progress | None = None) -> D
     stats = TextStats.of(list(book.simplified.values()), names_of, words)
     tick(2, steps)
     counted = full_names(stats, names_of, words)
+    for name, n in speaking_names(list(book.simplified.values()), names_of, words,
+                                  language().numerals.digits).items():
+        counted.setdefault(name, n)
     known = set(counted)
     reader = IntroductionReader(words, lambda s: _loose_name(s, stats, names_of, words),
                                 known.__contains__)
@@ -163,6 +170,10 @@ def discover_lexicon(texts: ChapterTexts, progress: Progress | None = None) -> D
     drafts = {n: _Draft(n) for n in counted}
     drafts.update((i.name, _Draft(i.name)) for i in intros if i.name and i.name not in drafts)
     _add_introduced(drafts, intros, book, names_of, words.titles)
+    _add_religious(drafts, book, words)
+    _add_given_names(drafts, book, names_of, stats,
+                     frozenset(i.name for i in intros if i.kind == "name" and i.name),
+                     frozenset(c[0] for c in words.speaker_cues if len(c) > 1))
     tick(3, steps)
     _drop_alias_names(drafts, frozenset(i.name for i in intros if i.kind == "name" and i.name), book)
     _add_epithets(drafts, book)
@@ -214,6 +225,39 @@ def _add_introduced(drafts: dict[str, _Draft], intros: Iterable[Intro], book: _B
             if book.occurs(joined):
                 draft.add(joined, AliasEvidence(alias=joined, person=intro.name, chapter=intro.chapter,
                                                 quote=quote, rule="surname+" + intro.kind))
+
+
+def _add_religious(drafts: dict[str, _Draft], book: _Book, words: PeopleWords) -> None:
+    """Monks and Taoists (see `extract.religious_names`), with their religious name as an alias
+    when the text also uses it alone (the passage of the form's first use as its evidence)."""
+    barred = frozenset(words.determiners) | frozenset(language().numerals.digits)
+    for form in religious_names(book.simplified.values(), words.religious_titles, barred):
+        draft = drafts.setdefault(form, _Draft(form))
+        name = form[:2]
+        if book.occurs(name) > book.occurs(form):
+            chapter, at = next((c, t.find(form)) for c, t in book.simplified.items() if form in t)
+            draft.add(name, AliasEvidence(alias=name, person=form, chapter=chapter,
+                                          quote=book.quote(chapter, at, at + len(form)),
+                                          rule="religious name"))
+
+
+def _add_given_names(drafts: dict[str, _Draft], book: _Book, names_of: Surnames,
+                     stats: TextStats, formal: frozenset[str], heads: frozenset[str]) -> None:
+    """A 'person' named by a two-character given name alone is the full name's (see
+    `extract.given_forms`): the full name becomes the person, the given name their alias, with
+    the first passage that writes the full name as evidence."""
+    for name in [n for n in drafts if len(n) == 2]:
+        full = full_name_of(name, names_of, stats, book.occurs, formal, heads)
+        if full is None or name not in drafts:
+            continue
+        draft = drafts.pop(name)
+        holder = drafts.setdefault(full, _Draft(full))
+        chapter, at = next((c, t.find(full)) for c, t in book.simplified.items() if full in t)
+        holder.add(name, AliasEvidence(alias=name, person=full, chapter=chapter,
+                                       quote=book.quote(chapter, at, at + len(full)),
+                                       rule="given name"))
+        for alias, evidence in draft.aliases.items():
+            holder.add(alias, evidence)
 
 
 def _drop_alias_names(drafts: dict[str, _Draft], formal: frozenset[str], book: _Book) -> None:
@@ -293,6 +337,8 @@ def _drop_fragments(drafts: dict[str, _Draft], book: _Book, words: PeopleWords,
         draft = drafts[name]
         if name in introduced or len(name) < 2:
             continue
+        if name[-2:] in draft.aliases:
+            continue  # its given name is used alone (see `_add_given_names`): a full name
         if len(name) == 3 and any(part in forms and
                                   book.occurs(part) >= SHORTER_DOMINATES * book.occurs(name)
                                   for part in (name[:2], name[1:])):
@@ -387,10 +433,11 @@ def _add_held_titles(drafts: dict[str, _Draft], book: _Book, names_of: Surnames,
     people = {d.name: (d.name, *(a for a in d.aliases if len(a) >= 2)) for d in drafts.values()}
     surname_forms = {d.name: [a for a, e in d.aliases.items() if e is not None and
                               e.rule.startswith("title")] for d in drafts.values()}
-    title_words = TitleWords(tuple(t for t in words.titles if t not in OWN_TITLES),
+    title_words = TitleWords(tuple(t for t in (*words.titles, *words.sovereign_titles)
+                                   if t not in OWN_TITLES),
                              words.rank_suffixes, words.conferral_verbs,
                              frozenset(words.generic_speakers) | frozenset(words.kinship_forms),
-                             frozenset(words.determiners))
+                             frozenset(words.determiners), frozenset(words.sovereign_titles))
     holdings = title_holders(book.simplified, people, surname_forms, title_words)
     for h in holdings:
         if h.title in drafts and h.title != h.person:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -25,7 +25,9 @@ MIN_COUNT = 4
 """Occurrences below this say nothing a statistic can read."""
 MIN_SPOKEN = 2
 SPEAKS_OFTEN = 5
-"""A dictionary proper noun (`nz`) that speaks this often is a person's name all the same."""
+"""A dictionary proper noun (`nz`) or a rare noun that speaks this often is a person's name all
+the same."""
+RARE_NOUN_FREQ = 100
 ABSORBED = 0.7
 """A string whose one neighbour accompanies it this often is part of a longer unit."""
 GENERIC_SHARE = 0.2
@@ -33,9 +35,15 @@ GENERIC_SHARE = 0.2
 COMMON_WORD_FREQ = 30
 """A dictionary word of this frequency with a tag other than a name's is a word, not a name."""
 SHORTER_DOMINATES = 3
+MIN_LISTED, LISTED_SHARE = 2, 0.1
+"""A string enumerated beside accepted names (甲乙、丙丁) this often, and in this share of its
+uses, is one of them: a list of people, where the dictionary (a place name, a rare noun) or a
+silent person says nothing. A dictionary word needs twice as many (a place listed by a slip)."""
+LIST_MARK = "、"
 OPENING = 0.2
 """A name opens clauses or speaks: (share after punctuation) + 2 × (share before a speaker cue)
 reaches this, where a phrase (a surname character + a verb or a noun) sits inside clauses after a verb."""
+NAME_SIZES = (2, 3)
 CJK = re.compile(r"[\u3400-\u9fff]+")
 CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
 
@@ -49,6 +57,14 @@ def _dictionary() -> tuple[dict[str, int], dict[str, str]]:
     jieba.setLogLevel(60)
     jieba.initialize()
     return jieba.dt.FREQ, jieba.posseg.dt.word_tag_tab
+
+
+def segment(text: str) -> list[str]:
+    """The segmenter's words of a short text (jieba, its bundled dictionary and HMM)."""
+    import jieba
+
+    _dictionary()
+    return list(jieba.cut(text))
 
 
 def dictionary_tag(word: str) -> tuple[int, str | None]:
@@ -70,6 +86,15 @@ def is_word(s: str, surname: str) -> bool:
 def is_proper_noun(word: str) -> bool:
     """The dictionary's other proper nouns (`nz`): a name the text may use for a person."""
     return dictionary_tag(word)[1] == "nz"
+
+
+def _may_be_name(word: str) -> bool:
+    """A dictionary word a person may be named by: a proper noun (`nz`), or a rare noun or
+    place name (`n`, `ns` under `RARE_NOUN_FREQ`: the dictionary knows famous people as nouns,
+    孔融 of 孔融让梨, and a person may share a town's name); a frequent noun (计议, 高声 before 道)
+    is a word of the language."""
+    freq, tag = dictionary_tag(word)
+    return tag == "nz" or (tag in ("n", "ns") and freq < RARE_NOUN_FREQ)
 
 
 def generic_start(s: str, words: PeopleWords) -> bool:
@@ -135,7 +160,7 @@ class TextStats:
             self.left[name], self.right[name] = left, right
 
 
-def _absorbed(neighbours: Counter[str], total: int) -> bool:
+def absorbed(neighbours: Counter[str], total: int) -> bool:
     if not neighbours or total < MIN_COUNT:
         return False
     char, n = neighbours.most_common(1)[0]
@@ -149,6 +174,8 @@ def full_names(stats: TextStats, surnames: Surnames, words: PeopleWords,
     generic = frozenset(words.generic_speakers)
     tails = frozenset(words.titles) | frozenset(words.kinship_forms)
     first: dict[str, int] = {}
+    pending: dict[str, int] = {}
+    """candidates the dictionary or silence leaves unproven: a list of people may prove them"""
     for s, n in stats.count.items():
         if n < MIN_COUNT or s in generic:
             continue
@@ -157,19 +184,54 @@ def full_names(stats: TextStats, surnames: Surnames, words: PeopleWords,
             continue
         if stats.after_determiner[s] > GENERIC_SHARE * n or generic_start(s, words):
             continue
-        if is_word(s, surname) and not (is_proper_noun(s) and stats.spoken[s] >= SPEAKS_OFTEN):
-            continue
-        if stats.spoken[s] >= MIN_SPOKEN or is_dictionary_name(s):
+        if is_word(s, surname) and not (_may_be_name(s) and stats.spoken[s] >= SPEAKS_OFTEN):
+            pending[s] = n
+        elif stats.spoken[s] >= MIN_SPOKEN or is_dictionary_name(s):
             first[s] = n
+        else:
+            pending[s] = n
+    first.update((s, pending[s]) for s, listed in listed_beside(stats.texts, first, pending).items()
+                 if _listed_enough(s, listed, pending[s]))
     first = {s: n for s, n in first.items() if not _holds_cue(s, words)}
     stats.neighbours(sorted(first))
     kept = {s: n for s, n in first.items()
-            if not _absorbed(stats.left[s], n) and not _absorbed(stats.right[s], n)
-            and _opens(stats, s, n)}
+            if not absorbed(stats.left[s], n) and not absorbed(stats.right[s], n)
+            and opens(stats, s, n)}
     kept = {s: n for s, n in kept.items() if not _part_of_shorter(s, n, kept)}
     for name in protected:
         kept[name] = max(stats.count[name], 1)
     return kept
+
+
+def listed_beside(texts: Sequence[str], names: Collection[str],
+                  candidates: Collection[str]) -> Counter[str]:
+    """How often each candidate is enumerated right beside one of the names (甲乙、丙丁 or
+    丙丁、甲乙): the items of a list are of one kind, so a list of people proves a name."""
+    listed: Counter[str] = Counter()
+    for text in texts:
+        at = text.find(LIST_MARK)
+        while at >= 0:
+            before = [text[at - k:at] for k in NAME_SIZES if at >= k]
+            after = [text[at + 1:at + 1 + k] for k in NAME_SIZES]
+            for a in before:
+                for b in after:
+                    if a in names and b in candidates:
+                        listed[b] += 1
+                    elif b in names and a in candidates:
+                        listed[a] += 1
+            at = text.find(LIST_MARK, at + 1)
+    return listed
+
+
+def _listed_enough(s: str, listed: int, n: int) -> bool:
+    """Listed beside people often enough to be one (see `MIN_LISTED`); never a frequent
+    dictionary word of a tag other than a noun's (a verb, an adverb)."""
+    freq, tag = dictionary_tag(s)
+    if tag is not None and freq >= COMMON_WORD_FREQ:
+        if not tag.startswith("n"):
+            return False
+        return listed >= 2 * MIN_LISTED and listed >= LISTED_SHARE * n
+    return listed >= MIN_LISTED and listed >= LISTED_SHARE * n
 
 
 def _holds_cue(s: str, words: PeopleWords) -> bool:
@@ -178,7 +240,7 @@ def _holds_cue(s: str, words: PeopleWords) -> bool:
                if cue not in words.name_characters)
 
 
-def _opens(stats: TextStats, s: str, n: int) -> bool:
+def opens(stats: TextStats, s: str, n: int) -> bool:
     left = stats.left[s]
     total = sum(left.values()) or 1
     after_break = sum(v for c, v in left.items() if not CJK_CHAR.match(c)) / total

@@ -28,6 +28,10 @@ DOMINANT = 0.6
 """The winner's share of the passages that name anyone of the surname."""
 SHARED = 0.3
 """Two people each with this share (and `MIN_SUPPORT` passages) share the form."""
+APPOSED_REACH = 5
+"""An apposition (将军乙丙) speaks for the form only this many chapters from one of its uses: the
+title is held at a time, and a son called 将军 long after his father's 甲将军 stopped being used
+is not what that form meant."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,8 @@ def tie_title(form: str, title: str, candidates: Sequence[TitleCandidate],
               texts: Mapping[int, str]) -> TitleTie | None:
     """Who the title form denotes: by apposition (the title before a full name), else by the
     same-surname people named in its passages."""
+    candidates = [c for c in candidates if not any(form in f for f in c.forms)]
+    # 甲公大 (of 甲公大怒) is a fragment around the form, never the one it denotes
     apposed = _apposed(form, title, candidates, texts) if len(title) >= MIN_APPOSED else None
     return apposed or _by_passages(form, candidates, texts)
 
@@ -64,9 +70,12 @@ def _apposed(form: str, title: str, candidates: Sequence[TitleCandidate],
              texts: Mapping[int, str]) -> TitleTie | None:
     counts: Counter[str] = Counter()
     where: dict[str, tuple[int, int, int]] = {}
+    used = [chapter for chapter, text in texts.items() if form in text]
     for c in candidates:
         pattern = re.compile(re.escape(title + c.person))
         for chapter, text in texts.items():
+            if not any(abs(chapter - u) <= APPOSED_REACH for u in used):
+                continue
             for m in pattern.finditer(text):
                 counts[c.person] += 1
                 where.setdefault(c.person, (chapter, m.start(), m.end()))

@@ -16,7 +16,9 @@ the next run's; a person holding it in two runs keeps the longer. One statement 
 fief's title (甲王, 甲侯: one holder by nature), never a rank. A rank
 many hold at once (将军, 都督) changes holder at nearly every statement and is no one's alias. A run
 is kept only when its holder is named by their own forms near the title in enough of its uses in
-the run (`NEAR_SHARE`): the title stands for someone the passage is about.
+the run (`NEAR_SHARE`): the title stands for someone the passage is about. A sovereign's title
+(the genre's `sovereign_titles`) is the exception: the narration writes it in place of the name,
+so its one holder is the person its statements name most (`_sovereign`).
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+
+from extract.name_stats import dictionary_tag
 
 X = r"[\u3400-\u9fff]"
 MIN_USES = 3
@@ -82,6 +86,8 @@ class TitleWords:
     """words that are no title of one person (the genre's generic speakers: 主公, 陛下)"""
     determiners: frozenset[str] = frozenset()
     """那梢公: a determiner before a noun makes it no title"""
+    sovereign: frozenset[str] = frozenset()
+    """先主, 后主: written in place of the sovereign's name (see `_runs`)"""
 
 
 def _alt(words: Iterable[str]) -> str:
@@ -115,14 +121,36 @@ def title_holders(texts: Mapping[int, str], people: Mapping[str, Sequence[str]],
         if title in words.generic or text.uses(title) < MIN_USES:
             continue
         said.sort(key=lambda s: (s.chapter, s.start))
+        if title in words.sovereign:
+            holdings += _sovereign(title, said, text)
+            continue
         changes = sum(1 for a, b in zip(said, said[1:], strict=False) if a.person != b.person)
         if changes > SUCCESSION * max(1, len(said) - 1):
             continue
-        fief = title[-1] in words.suffixes
+        fief = title[-1] in words.suffixes or title in words.sovereign
         if len(said) < (1 if fief else MIN_RANK_STATEMENTS) or (len(said) == 1 and said[0].rule == "surname"):
             continue  # one statement ties a fief's title (封甲为乙王), not a rank many hold
-        holdings += _runs(title, said, text, people)
+        holdings += _runs(title, said, text, people, title in words.sovereign)
     return _longest(holdings)
+
+
+def _sovereign(title: str, said: list[Statement], text: _Text) -> list[Holding]:
+    """A sovereign's title (see `TitleWords.sovereign`) has one holder, whose name the narration
+    avoids, so neither the name near its uses nor a run of statements can be asked for: the
+    holder is the person the statements name most (twice at least, more than anyone else; a verb
+    read as a name, 甲主闻知, is no statement), from their first statement to the title's last use."""
+    named = Counter(s.person for s in said if not (dictionary_tag(s.person)[1] or "").startswith("v"))
+    ranked = named.most_common(2)
+    if not ranked or ranked[0][1] < 2 or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
+        return []
+    person = ranked[0][0]
+    evidence = next(s for s in said if s.person == person)
+    uses = _use_chapters(title, text)
+    inside = [c for c in uses if c >= evidence.chapter]
+    if not inside:
+        return []
+    return [Holding(title, person, evidence.chapter, max(inside), evidence,
+                    sum(uses[c] for c in inside))]
 
 
 def _longest(holdings: list[Holding]) -> list[Holding]:
@@ -223,8 +251,11 @@ def forms_with_titles(forms: Sequence[str], person: str,
     return found
 
 
-def _runs(title: str, said: list[Statement], text: _Text,
-          people: Mapping[str, Sequence[str]]) -> list[Holding]:
+def _runs(title: str, said: list[Statement], text: _Text, people: Mapping[str, Sequence[str]],
+          sovereign: bool = False) -> list[Holding]:
+    """Each run of one holder's statements, held from its first statement to the next run's. A
+    sovereign's title stands in for the name: it holds to the title's last use, and the name is
+    not looked for around it."""
     uses = _use_chapters(title, text)
     runs: list[list[Statement]] = []
     for s in said:
@@ -238,10 +269,12 @@ def _runs(title: str, said: list[Statement], text: _Text,
         if n == 0 and uses and min(uses) >= first - EARLY:
             first = min(uses)
         last = runs[n + 1][0].chapter - 1 if n + 1 < len(runs) else max(uses, default=run[-1].chapter)
-        last = min(max(last, run[-1].chapter), run[-1].chapter + TAIL)
+        if not sovereign:
+            last = min(max(last, run[-1].chapter), run[-1].chapter + TAIL)
         person = run[0].person
         inside = [c for c in uses if first <= c <= last]
-        if not inside or _near_share(title, person, people[person], text, first, last) < NEAR_SHARE:
+        if not inside or not sovereign and \
+                _near_share(title, person, people[person], text, first, last) < NEAR_SHARE:
             continue
         holdings.append(Holding(title, person, first, last, run[0], sum(uses[c] for c in inside)))
     return holdings

@@ -110,3 +110,30 @@ def test_a_held_title_comes_after_the_persons_own_forms() -> None:
     entry = next(e for e in discovered(SANGUO, 1, 20).entries if e.name == "吕布")
     spans = [a in entry.alias_chapters for a in entry.aliases]
     assert spans == sorted(spans)
+
+
+def test_a_person_who_never_speaks_but_is_listed_with_people_is_found() -> None:
+    """李傕、郭汜、张济、樊稠: 张济 never speaks in these chapters, the list of people proves him."""
+    names = _by_name(discovered(SANGUO, 1, 20))
+    assert "张济" in names
+
+
+def test_a_name_without_a_listed_surname_that_speaks_is_a_person() -> None:
+    """貂蝉 (貂 is no surname of the list) speaks at the head of clauses: a person; the phrases
+    that also stand before 曰 (又问, 大喝, 甲笑) are none."""
+    names = _by_name(discovered(SANGUO, 1, 20))
+    assert "貂蝉" in names
+    assert not {"操笑", "大喝", "其略", "忽报"} & set(names)
+
+
+def test_a_given_name_used_alone_is_the_full_names_alias() -> None:
+    """智深道: the two-character given name of 鲁智深 is his alias, not a second person."""
+    names = _by_name(discovered(DEFAULT_CORPUS, 1, 10))
+    assert "鲁智深" in names and "智深" in names["鲁智深"]
+    assert "智深" not in names
+
+
+def test_a_monk_named_by_a_religious_name_and_a_title_is_a_person() -> None:
+    """智真长老 (a religious name + 长老, no surname): a person, 智真 alone his alias."""
+    names = _by_name(discovered(DEFAULT_CORPUS, 1, 10))
+    assert "智真长老" in names and "智真" in names["智真长老"]

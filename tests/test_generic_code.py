@@ -31,7 +31,8 @@ def _genre_words() -> set[str]:
     not the book's name."""
     words = genre()
     people = words.people
-    return {*people.titles, *people.kinship_forms, *people.generic_speakers, *words.address_terms}
+    return {*people.titles, *people.sovereign_titles, *people.kinship_forms,
+            *people.generic_speakers, *words.address_terms}
 
 
 def _names(path: Path) -> set[str]:

@@ -32,3 +32,22 @@ def test_apposition_says_who_holds_the_title() -> None:
 
 def test_too_little_evidence_ties_nothing() -> None:
     assert tie_title("钱公", "公", [FATHER, SON], {1: "钱公曰：可也。钱甲至。"}) is None
+
+
+def test_an_apposition_far_from_the_forms_uses_says_nothing_of_it() -> None:
+    """将军钱丙 said of the son twenty chapters after the father's 钱将军 was last used: the
+    title was held then, the form meant the father."""
+    texts = {1: "钱甲引兵至城下。钱将军曰：可也。" * 4, 21: "将军钱丙引兵出。" * 3}
+    tie = tie_title("钱将军", "将军", [FATHER, SON], texts)
+    assert tie is not None and tie.people == ("钱甲",)
+    near = {1: "钱甲引兵至城下。钱将军曰：可也。" * 4, 3: "将军钱丙引兵出。" * 3}
+    tie = tie_title("钱将军", "将军", [FATHER, SON], near)
+    assert tie is not None and tie.people == ("钱丙",)
+
+
+def test_a_string_around_the_form_is_no_candidate() -> None:
+    """钱公大 (钱公大怒 read as a name) holds the form itself: it would be near every use."""
+    texts = {1: "钱甲引兵至城下。钱公大怒曰：可也。" * 4 + "。" * 400 + "钱丙在后。"}
+    fragment = TitleCandidate("钱公大", ("钱公大",))
+    tie = tie_title("钱公", "公", [FATHER, SON, fragment], texts)
+    assert tie is not None and tie.people == ("钱甲",)

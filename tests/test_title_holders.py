@@ -60,3 +60,17 @@ def test_the_given_name_alone_after_the_full_name() -> None:
 def test_a_noun_after_a_determiner_is_no_title() -> None:
     texts = {1: "那梢公钱甲摇船。梢公曰：可。梢公摇船。钱甲笑。" + PAD}
     assert not _holders(texts)
+
+
+def test_a_sovereigns_title_is_held_to_its_last_use_though_the_name_is_never_near() -> None:
+    """季主 (a sovereign's title of the genre's list, invented here) is written in place of 孙丙's
+    name: twice 季主孙丙, then 季主 alone for many chapters, far from his name; 季主闻知 (a verb
+    read as a name) is no statement."""
+    words = TitleWords(titles=("丞相", "季主"), suffixes=("王", "侯", "公"), conferral_verbs=("封",),
+                       generic=frozenset(), sovereign=frozenset({"季主"}))
+    people = {**PEOPLE, "闻知": ("闻知",)}
+    texts = {1: "\n季主孙丙即位。" + PAD + "季主闻知，大喜。",
+             **{c: PAD + "季主曰：可。季主大喜。" + PAD for c in range(2, 20)},
+             20: "\n季主孙丙出城。季主闻知，大惊。季主曰：善。"}
+    found = {(h.title, h.person, h.first, h.last) for h in title_holders(texts, people, {}, words)}
+    assert found == {("季主", "孙丙", 1, 20)}

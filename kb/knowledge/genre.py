@@ -166,6 +166,11 @@ class PeopleWords(BaseModel):
     titles: Words = Field(default=(), description="titles after a surname: 甲公, 甲丞相")
     rank_suffixes: Words = Field(default=(), description="甲王, 甲侯: the rank ending a fief's title")
     conferral_verbs: Words = Field(default=(), description="封 in 封甲为乙: a title conferred")
+    religious_titles: Words = Field(default=(), description=(
+        "长老, 禅师, 真人 after a religious name: a monk's or a Taoist's name and title"))
+    sovereign_titles: Words = Field(default=(), description=(
+        "先主, 后主: titles the narration writes in place of a sovereign's name (one holder each, "
+        "whose name the passages then seldom write)"))
     kinship_forms: Words = Field(default=(), description="forms of address by rank: 二爷, 三郎")
     generic_speakers: Words = Field(default=(), description="speakers who are no one's name")
     determiners: Words = Field(default=(), description="words before a generic noun (那, 一)")
