@@ -14,17 +14,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from core.text import normalize, to_simplified
-from kb.answering.coverage import UNSEEN_WEIGHT, Coverage, _forms
+from kb.answering.coverage import Coverage, _forms
 from kb.answering.drafting import Ctx
+from kb.answering.passage_words import never_written, reading_weights
 from kb.answering.quotes import normalized_block, sentence_pairs
 from kb.answering.record_search import participants
 from kb.knowledge.genre import genre, is_death
 from kb.knowledge.language import language
-from retrieval.bm25 import lucene_idf
 
 READ_BLOCKS = 40
 """The blocks read: the packed ones, then the lexical ranking's best up to this many."""
 NEIGHBOUR_SHARE = 0.5
+MIN_WORDS = 0.2
+"""A sentence is read only when it and its neighbours hold this much of the question's words
+(its own share plus half its window's): a cue word and a name are in half the book."""
 CUE_BONUS = 0.5
 PERSON_BONUS = 0.3
 OTHER_PERSON_BONUS = 0.3
@@ -84,12 +87,11 @@ def called_families(ctx: Ctx) -> list[str]:
 
 
 def unexplained(ctx: Ctx, weights: Mapping[str, float]) -> list[str]:
-    """The question's words the novel never uses (weighed as unseen, `coverage`) that no called
-    family explains (岁数 holds the age family's 岁): what the question is about is not in the
-    book (私塾, 背叛), so no sentence of it answers."""
-    unseen = lucene_idf(1, ctx.passages.n_docs) * UNSEEN_WEIGHT
+    """The question's words the novel never writes (`passage_words.never_written`) that no
+    called family explains (岁数 holds the age family's 岁): what the question is about is not in
+    the book (私塾, 背叛), so no sentence of it answers."""
     cues = [c for family in cues_of(ctx) for c in family]
-    return [t for t, w in weights.items() if w >= unseen - 1e-9 and not any(c in t for c in cues)]
+    return [t for t in never_written(ctx, weights) if not any(c in t for c in cues)]
 
 
 def cues_of(ctx: Ctx) -> list[tuple[str, ...]]:
@@ -106,14 +108,16 @@ def cues_of(ctx: Ctx) -> list[tuple[str, ...]]:
 
 def readings(ctx: Ctx) -> list[Reading]:
     """Every sentence of the read blocks that stands among the question's people, best first."""
-    weights = ctx.weights()
+    cues = cues_of(ctx)
+    weights = reading_weights(ctx)
     if unexplained(ctx, weights):
         return []
+    # the never-written words left hold a cue (岁数 holds 岁): they name the slot, no sentence does
+    weights = {t: w for t, w in weights.items() if t not in never_written(ctx, weights)}
     covered = Coverage(weights, {t: _forms(t, ctx.book.profile.wordings) for t in weights},
                        ctx.plan.focus)
     names = [k for k in {normalize(n) for n in ctx.all_names} if len(k) >= 2]
-    cues = cues_of(ctx)
-    dead = any(ch in to_simplified(ctx.plan.question) for ch in language().chars.dead)
+    dead = _asks_death(ctx, weights)
     dying = dead or bool(set(called_families(ctx)) & set(language().reading.dying))
     scored: list[tuple[float, int, Reading]] = []
     blocks, death = read_blocks(ctx, dying)
@@ -125,7 +129,10 @@ def readings(ctx: Ctx) -> list[Reading]:
         pairs = sentence_pairs(block.text)
         for i, (written, simple) in enumerate(pairs):
             near = " ".join(s for _, s in pairs[max(0, i - 1):i + 2])
-            score = covered(simple) + NEIGHBOUR_SHARE * covered(near) + at_death
+            held_words = covered(simple) + NEIGHBOUR_SHARE * covered(near)
+            if weights and held_words < MIN_WORDS:
+                continue  # the cue and the people alone: a sentence of another story
+            score = held_words + at_death
             held = sum(any(c in simple for c in family) for family in cues)
             if cues and not held:
                 continue  # the slot asked is not in it: a sentence of the same words elsewhere
@@ -139,6 +146,16 @@ def readings(ctx: Ctx) -> list[Reading]:
     scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
     best = [r for _, _, r in scored[:NAMES_CHECKED]]
     return _others_first(ctx, best) if ctx.plan.asks == "who" else best
+
+
+def _asks_death(ctx: Ctx, weights: Mapping[str, float]) -> bool:
+    """The question asks about a death: it writes 死, or one of its words is the book's 死 in a
+    reader's wording (去世 → 死, language `wordings`)."""
+    dead = language().chars.dead
+    wordings = ctx.book.profile.wordings
+    texts = [to_simplified(ctx.plan.question),
+             *(f for t in weights for f in _forms(t, wordings))]
+    return any(ch in text for text in texts for ch in dead)
 
 
 def _among_people(ctx: Ctx, chunk_id: str, names: Sequence[str]) -> bool:

@@ -1,11 +1,14 @@
 """On a book built from its text alone, the asked slot read from the sentences themselves
 (kb.answering.passage_reading): its records seldom hold it, its passages do. A curated book's
-records answer (this kind does not detect on them: it needs the book, so it decides in compose)."""
+records answer (this kind does not detect on them: it needs the book, so it decides in compose).
+The first line states the asked slot when the best sentence gives it (kb.answering.passage_lead),
+then quotes it."""
 
 from __future__ import annotations
 
 from kb.answering.drafting import Ctx, Draft, Writer
 from kb.answering.kinds import Kind
+from kb.answering.passage_lead import slot_of
 from kb.answering.passage_reading import readings
 from kb.answering.plan import Plan
 
@@ -31,7 +34,9 @@ def compose(ctx: Ctx) -> Draft | None:
     for r in best[:SHOWN]:
         if r.sentence in shown or len(r.sentence) > MAX_QUOTE:
             continue
-        line = ctx.say("fact.said") if not w.lines else ctx.say("passage.item")
+        slot = slot_of(ctx, r) if not w.lines else None
+        line = (ctx.say("passage.item") if w.lines else ctx.say("passage.lead", slot=slot)
+                if slot else ctx.say("fact.said"))
         w.add(line, (r.sentence, r.chunk_id))
         shown.add(r.sentence)
         if not w.quotes[1:] and r.following and r.following not in shown \

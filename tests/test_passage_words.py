@@ -1,0 +1,58 @@
+"""The passage reader's question words (kb.answering.passage_words), on the real 三国演义 text:
+clauses are weighed apart, asking phrases never become content, and a word is the book's when it
+is written in one block only or in a wording of the language."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from core.settings import REPO_ROOT
+from ingest.corpus import read_corpus
+from kb.answering.passage_words import clauses, never_written
+from kb.knowledge.language import language
+from retrieval.bm25 import lucene_idf
+from retrieval.corpus import build_corpus
+
+SANGUO = REPO_ROOT.parent / "shared" / "corpus" / "sanguo" / "zh-hans"
+CHAPTERS = 16
+
+
+def test_no_word_spans_a_comma() -> None:
+    parts = clauses("煮酒论英雄那回，刘备吓得筷子都掉了，他是咋圆过去的？")
+    assert len(parts) == 3
+    assert not any("掉他" in p or "掉了他" in p for p in parts)
+
+
+def test_asking_phrases_are_cut_before_their_words() -> None:
+    assert not any("回事" in p for p in clauses("凤仪亭那场风波是怎么回事？"))
+    assert not any("哪" in p for p in clauses("刘备骑着的卢马跳过的是哪条河？"))
+    assert not any("地方" in p for p in clauses("庞统是在什么地方死的？", ("什么地方",)))
+
+
+@pytest.fixture(scope="module")
+def sanguo_ctx() -> Any:
+    if not SANGUO.exists():
+        pytest.skip("the 三国 corpus is not on this machine")
+    chapters = [c for c in read_corpus(SANGUO) if c.number <= CHAPTERS]
+    retriever = build_corpus(chapters, 600).retriever
+    passages = SimpleNamespace(document_frequency=retriever.document_frequency,
+                               n_docs=retriever.n_docs)
+    wordings = {k: tuple(v) for k, v in language().wordings.items()}
+    return SimpleNamespace(passages=passages,
+                           book=SimpleNamespace(profile=SimpleNamespace(wordings=wordings)))
+
+
+def test_a_word_of_one_block_is_the_books(sanguo_ctx: Any) -> None:
+    unseen = lucene_idf(1, sanguo_ctx.passages.n_docs) * 2.0
+    assert sanguo_ctx.passages.document_frequency("淯水") == 1  # ch. 16, one block
+    weights = {"淯水": unseen, "电脑": unseen}
+    assert never_written(sanguo_ctx, weights) == ["电脑"]
+
+
+def test_a_readers_word_is_the_books_in_its_wording(sanguo_ctx: Any) -> None:
+    unseen = lucene_idf(1, sanguo_ctx.passages.n_docs) * 2.0
+    assert sanguo_ctx.passages.document_frequency("尸体") == 0
+    assert never_written(sanguo_ctx, {"尸体": unseen, "背叛": unseen}) == ["背叛"]
