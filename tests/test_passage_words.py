@@ -56,3 +56,21 @@ def test_a_readers_word_is_the_books_in_its_wording(sanguo_ctx: Any) -> None:
     unseen = lucene_idf(1, sanguo_ctx.passages.n_docs) * 2.0
     assert sanguo_ctx.passages.document_frequency("尸体") == 0
     assert never_written(sanguo_ctx, {"尸体": unseen, "背叛": unseen}) == ["背叛"]
+
+
+def test_a_particle_glued_to_a_word_is_not_the_word(sanguo_ctx: Any) -> None:
+    unseen = lucene_idf(1, sanguo_ctx.passages.n_docs) * 2.0
+    assert sanguo_ctx.passages.document_frequency("又认") == 0
+    assert never_written(sanguo_ctx, {"又认": unseen}) == []  # 又 + 认: no word of its own
+    assert never_written(sanguo_ctx, {"要背叛": unseen}) == ["要背叛"]  # 背叛: not in ch. 1–16
+
+
+def test_an_untold_act_between_two_people_is_asked_of_them() -> None:
+    from kb.answering.kinds.untold_act import detect
+
+    def plan(asks: str, ids: list[str]) -> Any:
+        return SimpleNamespace(asks=asks, named_ids=ids)
+
+    assert detect(plan("chapter", ["a", "b"]))
+    assert not detect(plan("chapter", ["a"]))
+    assert not detect(plan("relation", ["a", "b"]))  # what they are to each other is asked

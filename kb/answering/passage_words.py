@@ -16,6 +16,7 @@ from kb.answering.coverage import UNSEEN_WEIGHT, _forms, question_weights
 from kb.answering.drafting import Ctx
 from kb.answering.wording import asked_form, not_content, strip_words
 from kb.knowledge.language import language
+from retrieval.analyzers import FUNCTION_CHARS
 from retrieval.bm25 import lucene_idf
 
 CLAUSE_MARKS = re.compile(r"[，。？！；：、,.?!;:“”‘’「」『』《》（）()\s]+")
@@ -69,7 +70,8 @@ def reading_weights(ctx: Ctx) -> dict[str, float]:
 def never_written(ctx: Ctx, weights: Mapping[str, float]) -> list[str]:
     """The weighed words (those weighed as unseen: too rare to count as known) that the novel
     writes nowhere, neither as themselves nor in a wording the language or the book gives
-    them (尸体 → 尸首). A word written in one block (淯水) is the book's, however rare."""
+    them (尸体 → 尸首). A word written in one block (淯水) is the book's, however rare; the
+    function characters at a word's edges are the seam of the question's words, not the word."""
     unseen = lucene_idf(1, ctx.passages.n_docs) * UNSEEN_WEIGHT
     df, wordings = ctx.passages.document_frequency, ctx.book.profile.wordings
 
@@ -81,5 +83,8 @@ def never_written(ctx: Ctx, weights: Mapping[str, float]) -> list[str]:
         return df(form) > 0 if len(form) <= 3 else all(
             df(form[i:i + 2]) > 0 for i in range(len(form) - 1))
 
-    return [t for t, w in weights.items() if w >= unseen - 1e-9
-            and not any(written(f) for f in _forms(t, wordings))]
+    def told(term: str) -> bool:  # 要背叛 is 背叛; 又认 is a particle glued to a verb, no word
+        core = term.strip("".join(FUNCTION_CHARS))
+        return len(core) < 2 or any(written(f) for t in {term, core} for f in _forms(t, wordings))
+
+    return [t for t, w in weights.items() if w >= unseen - 1e-9 and not told(t)]
