@@ -33,6 +33,10 @@ PERSON_BONUS = 0.3
 OTHER_PERSON_BONUS = 0.3
 DEATH_SPAN = 1
 DEATH_BONUS = 0.3
+WINDOW_ASKS = ("why",)
+"""Asks whose family's cue may stand in the sentence before or after the one holding the question's
+words: a cause is told around the act (因此 in the next sentence, 想起 … 恩义 in the one before),
+a place or a count in the act's own sentence."""
 CHUNK_NUMBER = re.compile(r"(\d+)$")
 NAMES_CHECKED = 40
 """Only the best sentences by words and cues are searched for other people's names (cost)."""
@@ -46,6 +50,9 @@ class Reading:
     chunk_id: str
     following: str
     """The next sentence of the block ('' at its end): a cause or a count is often told there."""
+    preceding: str = ""
+    """The sentence before, when it holds the cue of a cause (`WINDOW_ASKS`): 想起当日恩义
+    is told before the act it explains."""
 
 
 def read_blocks(ctx: Ctx, dying: bool) -> tuple[list[str], set[str]]:
@@ -94,10 +101,16 @@ def unexplained(ctx: Ctx, weights: Mapping[str, float]) -> list[str]:
     return [t for t in never_written(ctx, weights) if not any(c in t for c in cues)]
 
 
+def _cue_names(ctx: Ctx) -> list[str]:
+    """The names of the families `cues_of` gives, in its order (then the arms and numerals)."""
+    words = language().reading
+    return [name for name in called_families(ctx) if name not in words.asked_only]
+
+
 def cues_of(ctx: Ctx) -> list[tuple[str, ...]]:
     """The cue words of every family the question calls (module docstring)."""
     words = language().reading
-    cues = [words.families[name] for name in called_families(ctx) if name not in words.asked_only]
+    cues = [words.families[name] for name in _cue_names(ctx)]
     chars, plan = language().chars, ctx.plan
     if plan.detail.weapon:
         cues.append(tuple(chars.arms))
@@ -120,6 +133,8 @@ def readings(ctx: Ctx) -> list[Reading]:
     dead = _asks_death(ctx, weights)
     dying = dead or bool(set(called_families(ctx)) & set(language().reading.dying))
     scored: list[tuple[float, int, Reading]] = []
+    spread = {language().reading.asks.get(a) for a in WINDOW_ASKS}
+    window = [cues[i] for i, name in enumerate(_cue_names(ctx)) if name in spread]
     blocks, death = read_blocks(ctx, dying)
     for rank, chunk_id in enumerate(blocks):
         block = ctx.block_of(chunk_id)
@@ -133,7 +148,8 @@ def readings(ctx: Ctx) -> list[Reading]:
             if weights and held_words < MIN_WORDS:
                 continue  # the cue and the people alone: a sentence of another story
             score = held_words + at_death
-            held = sum(any(c in simple for c in family) for family in cues)
+            held = sum(any(c in (near if family in window else simple) for c in family)
+                       for family in cues)
             if cues and not held:
                 continue  # the slot asked is not in it: a sentence of the same words elsewhere
             score += CUE_BONUS * held
@@ -142,7 +158,9 @@ def readings(ctx: Ctx) -> list[Reading]:
             if any(k in normalize(simple) for k in names):
                 score += PERSON_BONUS
             following = pairs[i + 1][0] if i + 1 < len(pairs) else ""
-            scored.append((score, -rank, Reading(score, written, chunk_id, following)))
+            preceding = pairs[i - 1][0] if i and window and not any(
+                c in simple for family in window for c in family) else ""
+            scored.append((score, -rank, Reading(score, written, chunk_id, following, preceding)))
     scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
     best = [r for _, _, r in scored[:NAMES_CHECKED]]
     return _others_first(ctx, best) if ctx.plan.asks == "who" else best
@@ -177,5 +195,6 @@ def _others_first(ctx: Ctx, best: Sequence[Reading]) -> list[Reading]:
     for r in best:
         others = {pid for pid, _ in ctx.people.find(r.sentence)} - own
         bonus = OTHER_PERSON_BONUS if others else 0.0
-        rescored.append(Reading(r.score + bonus, r.sentence, r.chunk_id, r.following))
+        rescored.append(Reading(r.score + bonus, r.sentence, r.chunk_id, r.following,
+                                r.preceding))
     return sorted(rescored, key=lambda r: r.score, reverse=True)

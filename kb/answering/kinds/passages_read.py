@@ -39,10 +39,12 @@ def compose(ctx: Ctx) -> Draft | None:
                 if slot else ctx.say("fact.said"))
         w.add(line, (r.sentence, r.chunk_id))
         shown.add(r.sentence)
-        if not w.quotes[1:] and r.following and r.following not in shown \
-                and len(r.following) <= MAX_QUOTE:
-            w.add(ctx.say("passage.item"), (r.following, r.chunk_id))
-            shown.add(r.following)
+        if w.quotes[1:]:
+            continue
+        for near in (r.preceding, r.following):  # the first sentence's cause or count
+            if near and near not in shown and len(near) <= MAX_QUOTE:
+                w.add(ctx.say("passage.item"), (near, r.chunk_id))
+                shown.add(near)
     return w.draft() if w.lines else None
 
 
