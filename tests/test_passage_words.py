@@ -74,3 +74,12 @@ def test_an_untold_act_between_two_people_is_asked_of_them() -> None:
     assert detect(plan("chapter", ["a", "b"]))
     assert not detect(plan("chapter", ["a"]))
     assert not detect(plan("relation", ["a", "b"]))  # what they are to each other is asked
+
+
+def test_the_old_texts_words_reach_only_the_passage_reader() -> None:
+    from kb.answering.passage_words import book_wordings
+
+    ctx = SimpleNamespace(book=SimpleNamespace(profile=SimpleNamespace(
+        wordings={"抓住": ("拿", "捉")})))
+    assert book_wordings(ctx)["抓住"] == ("拿", "捉", "获")  # 被潘璋部将马忠所获
+    assert "获" not in language().wordings.get("抓住", ())  # the records say 擒获 themselves

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from core.text import normalize, to_simplified
 from kb.answering.coverage import Coverage, _forms
 from kb.answering.drafting import Ctx
-from kb.answering.passage_words import never_written, reading_weights
+from kb.answering.passage_words import book_wordings, never_written, reading_weights
 from kb.answering.quotes import normalized_block, sentence_pairs
 from kb.answering.record_search import participants
 from kb.knowledge.genre import genre, is_death
@@ -127,10 +127,11 @@ def readings(ctx: Ctx) -> list[Reading]:
         return []
     # the never-written words left hold a cue (岁数 holds 岁): they name the slot, no sentence does
     weights = {t: w for t, w in weights.items() if t not in never_written(ctx, weights)}
-    covered = Coverage(weights, {t: _forms(t, ctx.book.profile.wordings) for t in weights},
+    wordings = book_wordings(ctx)
+    covered = Coverage(weights, {t: _forms(t, wordings) for t in weights},
                        ctx.plan.focus)
     names = [k for k in {normalize(n) for n in ctx.all_names} if len(k) >= 2]
-    dead = _asks_death(ctx, weights)
+    dead = _asks_death(ctx, weights, wordings)
     dying = dead or bool(set(called_families(ctx)) & set(language().reading.dying))
     scored: list[tuple[float, int, Reading]] = []
     spread = {language().reading.asks.get(a) for a in WINDOW_ASKS}
@@ -166,11 +167,11 @@ def readings(ctx: Ctx) -> list[Reading]:
     return _others_first(ctx, best) if ctx.plan.asks == "who" else best
 
 
-def _asks_death(ctx: Ctx, weights: Mapping[str, float]) -> bool:
+def _asks_death(ctx: Ctx, weights: Mapping[str, float],
+                wordings: Mapping[str, Sequence[str]]) -> bool:
     """The question asks about a death: it writes 死, or one of its words is the book's 死 in a
     reader's wording (去世 → 死, language `wordings`)."""
     dead = language().chars.dead
-    wordings = ctx.book.profile.wordings
     texts = [to_simplified(ctx.plan.question),
              *(f for t in weights for f in _forms(t, wordings))]
     return any(ch in text for text in texts for ch in dead)

@@ -40,6 +40,15 @@ def clauses(question: str, slot: Sequence[str] = ()) -> list[str]:
     return out
 
 
+def book_wordings(ctx: Ctx) -> dict[str, tuple[str, ...]]:
+    """The book's wordings of a reader's words, and the old text's that only the passage reader
+    looks for (the language's `reading.book_wordings`: 抓住 → 获), joined."""
+    extra = language().reading.book_wordings
+    wordings = ctx.book.profile.wordings
+    return {**wordings, **{k: tuple(dict.fromkeys([*wordings.get(k, ()), *v]))
+                           for k, v in extra.items()}}
+
+
 def slot_words(ctx: Ctx) -> tuple[str, ...]:
     """Words that name the slot asked, not the story: 兵器 of a weapon question, 什么地方 and
     哪座 of a where question. A sentence answering holds the arm or the place, not these."""
@@ -55,7 +64,7 @@ def reading_weights(ctx: Ctx) -> dict[str, float]:
     plan's focus words weighed when the clauses leave none (在哪里打的虎 → 打虎)."""
     names = [*ctx.all_names, *ctx.plan.names]
     df, n_docs = ctx.passages.document_frequency, ctx.passages.n_docs
-    wordings = ctx.book.profile.wordings
+    wordings = book_wordings(ctx)
     slot = slot_words(ctx)
     weights: dict[str, float] = {}
     for clause in clauses(ctx.plan.question, slot):
@@ -73,7 +82,7 @@ def never_written(ctx: Ctx, weights: Mapping[str, float]) -> list[str]:
     them (尸体 → 尸首). A word written in one block (淯水) is the book's, however rare; the
     function characters at a word's edges are the seam of the question's words, not the word."""
     unseen = lucene_idf(1, ctx.passages.n_docs) * UNSEEN_WEIGHT
-    df, wordings = ctx.passages.document_frequency, ctx.book.profile.wordings
+    df, wordings = ctx.passages.document_frequency, book_wordings(ctx)
 
     def written(form: str) -> bool:
         """A one-character wording is the language's word for it; the index holds bigrams and
