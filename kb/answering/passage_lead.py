@@ -29,7 +29,7 @@ def slot_of(ctx: Ctx, reading: Reading) -> str | None:
 
 def _others(ctx: Ctx, sentence: str) -> str | None:
     """The people the sentence names besides the question's own, in the order it names them."""
-    own = set(ctx.plan.person_ids)
+    own = {*ctx.plan.person_ids, *(pid for pid, _ in ctx.plan.named)}  # 丁原 of 杀了丁原投奔了谁
     found = [pid for pid, _ in ctx.people.find(sentence) if pid not in own]
     named = list(dict.fromkeys(found))
     if not named or len(named) > MAX_NAMED:

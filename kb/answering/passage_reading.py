@@ -191,7 +191,7 @@ def _among_people(ctx: Ctx, chunk_id: str, names: Sequence[str]) -> bool:
 
 def _others_first(ctx: Ctx, best: Sequence[Reading]) -> list[Reading]:
     """For a who question: a sentence naming someone besides the question's people gains."""
-    own = set(ctx.plan.person_ids)
+    own = {*ctx.plan.person_ids, *(pid for pid, _ in ctx.plan.named)}  # 丁原 of 杀了丁原投奔了谁
     rescored = []
     for r in best:
         others = {pid for pid, _ in ctx.people.find(r.sentence)} - own

@@ -31,10 +31,16 @@ def compose(ctx: Ctx) -> Draft | None:
         return None
     w = Writer()
     shown: set[str] = set()
-    for r in best[:SHOWN]:
+    quoted = [r for r in best[:SHOWN] if len(r.sentence) <= MAX_QUOTE]
+    slots = [slot_of(ctx, r) for r in quoted]
+    top = quoted[0].score if quoted else 0.0
+    first = next((i for i, slot in enumerate(slots)  # of the equally best, one that says it
+                  if slot and quoted[i].score >= top - 1e-9), 0)
+    for r, slot in [(quoted[first], slots[first]) if quoted else (best[0], None),
+                    *((q, None) for i, q in enumerate(quoted) if i != first)]:
         if r.sentence in shown or len(r.sentence) > MAX_QUOTE:
             continue
-        slot = slot_of(ctx, r) if not w.lines else None
+        slot = slot if not w.lines else None
         line = (ctx.say("passage.item") if w.lines else ctx.say("passage.lead", slot=slot)
                 if slot else ctx.say("fact.said"))
         w.add(line, (r.sentence, r.chunk_id))
