@@ -120,7 +120,10 @@ def cues_of(ctx: Ctx) -> list[tuple[str, ...]]:
 
 
 def readings(ctx: Ctx) -> list[Reading]:
-    """Every sentence of the read blocks that stands among the question's people, best first."""
+    """Every sentence of the read blocks that stands among the question's people, best first.
+    The chapter's title counts with a sentence's neighbours: readers name a scene by its 回目
+    (水淹七军, 单刀赴会), which its sentences seldom repeat; only of a question about people
+    (without them, every sentence of the chapter would hold the scene)."""
     cues = cues_of(ctx)
     weights = reading_weights(ctx)
     if unexplained(ctx, weights):
@@ -143,8 +146,9 @@ def readings(ctx: Ctx) -> list[Reading]:
             continue
         at_death = DEATH_BONUS if chunk_id in death else 0.0
         pairs = sentence_pairs(block.text)
+        scene = to_simplified(ctx.book.titles.titles.get(block.chapter, "")) if names else ""
         for i, (written, simple) in enumerate(pairs):
-            near = " ".join(s for _, s in pairs[max(0, i - 1):i + 2])
+            near = " ".join([*(s for _, s in pairs[max(0, i - 1):i + 2]), scene])
             held_words = covered(simple) + NEIGHBOUR_SHARE * covered(near)
             if weights and held_words < MIN_WORDS:
                 continue  # the cue and the people alone: a sentence of another story
