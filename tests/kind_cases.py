@@ -62,5 +62,7 @@ NOT_ON_THE_FIXTURE = {
                   "tests/test_ask_offline.py asks it of the whole book",
     "passages_read": "reads only a book built from its text alone (the small book is curated): "
                      "tests/test_passage_reading.py",
+    "untold_act": "refuses only on a book built from its text alone (the small book is "
+                  "curated): tests/test_passage_words.py",
 }
 """Kinds the small book cannot show, and where they are tested instead."""

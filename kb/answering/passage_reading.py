@@ -14,22 +14,29 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from core.text import normalize, to_simplified
-from kb.answering.coverage import UNSEEN_WEIGHT, Coverage, _forms
+from kb.answering.coverage import Coverage, _forms
 from kb.answering.drafting import Ctx
+from kb.answering.passage_words import book_wordings, never_written, reading_weights
 from kb.answering.quotes import normalized_block, sentence_pairs
 from kb.answering.record_search import participants
 from kb.knowledge.genre import genre, is_death
 from kb.knowledge.language import language
-from retrieval.bm25 import lucene_idf
 
 READ_BLOCKS = 40
 """The blocks read: the packed ones, then the lexical ranking's best up to this many."""
 NEIGHBOUR_SHARE = 0.5
+MIN_WORDS = 0.2
+"""A sentence is read only when it and its neighbours hold this much of the question's words
+(its own share plus half its window's): a cue word and a name are in half the book."""
 CUE_BONUS = 0.5
 PERSON_BONUS = 0.3
 OTHER_PERSON_BONUS = 0.3
 DEATH_SPAN = 1
 DEATH_BONUS = 0.3
+WINDOW_ASKS = ("why",)
+"""Asks whose family's cue may stand in the sentence before or after the one holding the question's
+words: a cause is told around the act (因此 in the next sentence, 想起 … 恩义 in the one before),
+a place or a count in the act's own sentence."""
 CHUNK_NUMBER = re.compile(r"(\d+)$")
 NAMES_CHECKED = 40
 """Only the best sentences by words and cues are searched for other people's names (cost)."""
@@ -43,6 +50,9 @@ class Reading:
     chunk_id: str
     following: str
     """The next sentence of the block ('' at its end): a cause or a count is often told there."""
+    preceding: str = ""
+    """The sentence before, when it holds the cue of a cause (`WINDOW_ASKS`): 想起当日恩义
+    is told before the act it explains."""
 
 
 def read_blocks(ctx: Ctx, dying: bool) -> tuple[list[str], set[str]]:
@@ -84,18 +94,23 @@ def called_families(ctx: Ctx) -> list[str]:
 
 
 def unexplained(ctx: Ctx, weights: Mapping[str, float]) -> list[str]:
-    """The question's words the novel never uses (weighed as unseen, `coverage`) that no called
-    family explains (岁数 holds the age family's 岁): what the question is about is not in the
-    book (私塾, 背叛), so no sentence of it answers."""
-    unseen = lucene_idf(1, ctx.passages.n_docs) * UNSEEN_WEIGHT
+    """The question's words the novel never writes (`passage_words.never_written`) that no
+    called family explains (岁数 holds the age family's 岁): what the question is about is not in
+    the book (私塾, 背叛), so no sentence of it answers."""
     cues = [c for family in cues_of(ctx) for c in family]
-    return [t for t, w in weights.items() if w >= unseen - 1e-9 and not any(c in t for c in cues)]
+    return [t for t in never_written(ctx, weights) if not any(c in t for c in cues)]
+
+
+def _cue_names(ctx: Ctx) -> list[str]:
+    """The names of the families `cues_of` gives, in its order (then the arms and numerals)."""
+    words = language().reading
+    return [name for name in called_families(ctx) if name not in words.asked_only]
 
 
 def cues_of(ctx: Ctx) -> list[tuple[str, ...]]:
     """The cue words of every family the question calls (module docstring)."""
     words = language().reading
-    cues = [words.families[name] for name in called_families(ctx) if name not in words.asked_only]
+    cues = [words.families[name] for name in _cue_names(ctx)]
     chars, plan = language().chars, ctx.plan
     if plan.detail.weapon:
         cues.append(tuple(chars.arms))
@@ -105,17 +120,25 @@ def cues_of(ctx: Ctx) -> list[tuple[str, ...]]:
 
 
 def readings(ctx: Ctx) -> list[Reading]:
-    """Every sentence of the read blocks that stands among the question's people, best first."""
-    weights = ctx.weights()
+    """Every sentence of the read blocks that stands among the question's people, best first.
+    The chapter's title counts with a sentence's neighbours: readers name a scene by its 回目
+    (水淹七军, 单刀赴会), which its sentences seldom repeat; only of a question about people
+    (without them, every sentence of the chapter would hold the scene)."""
+    cues = cues_of(ctx)
+    weights = reading_weights(ctx)
     if unexplained(ctx, weights):
         return []
-    covered = Coverage(weights, {t: _forms(t, ctx.book.profile.wordings) for t in weights},
+    # the never-written words left hold a cue (岁数 holds 岁): they name the slot, no sentence does
+    weights = {t: w for t, w in weights.items() if t not in never_written(ctx, weights)}
+    wordings = book_wordings(ctx)
+    covered = Coverage(weights, {t: _forms(t, wordings) for t in weights},
                        ctx.plan.focus)
     names = [k for k in {normalize(n) for n in ctx.all_names} if len(k) >= 2]
-    cues = cues_of(ctx)
-    dead = any(ch in to_simplified(ctx.plan.question) for ch in language().chars.dead)
+    dead = _asks_death(ctx, weights, wordings)
     dying = dead or bool(set(called_families(ctx)) & set(language().reading.dying))
     scored: list[tuple[float, int, Reading]] = []
+    spread = {language().reading.asks.get(a) for a in WINDOW_ASKS}
+    window = [cues[i] for i, name in enumerate(_cue_names(ctx)) if name in spread]
     blocks, death = read_blocks(ctx, dying)
     for rank, chunk_id in enumerate(blocks):
         block = ctx.block_of(chunk_id)
@@ -123,10 +146,15 @@ def readings(ctx: Ctx) -> list[Reading]:
             continue
         at_death = DEATH_BONUS if chunk_id in death else 0.0
         pairs = sentence_pairs(block.text)
+        scene = to_simplified(ctx.book.titles.titles.get(block.chapter, "")) if names else ""
         for i, (written, simple) in enumerate(pairs):
-            near = " ".join(s for _, s in pairs[max(0, i - 1):i + 2])
-            score = covered(simple) + NEIGHBOUR_SHARE * covered(near) + at_death
-            held = sum(any(c in simple for c in family) for family in cues)
+            near = " ".join([*(s for _, s in pairs[max(0, i - 1):i + 2]), scene])
+            held_words = covered(simple) + NEIGHBOUR_SHARE * covered(near)
+            if weights and held_words < MIN_WORDS:
+                continue  # the cue and the people alone: a sentence of another story
+            score = held_words + at_death
+            held = sum(any(c in (near if family in window else simple) for c in family)
+                       for family in cues)
             if cues and not held:
                 continue  # the slot asked is not in it: a sentence of the same words elsewhere
             score += CUE_BONUS * held
@@ -135,10 +163,22 @@ def readings(ctx: Ctx) -> list[Reading]:
             if any(k in normalize(simple) for k in names):
                 score += PERSON_BONUS
             following = pairs[i + 1][0] if i + 1 < len(pairs) else ""
-            scored.append((score, -rank, Reading(score, written, chunk_id, following)))
+            preceding = pairs[i - 1][0] if i and window and not any(
+                c in simple for family in window for c in family) else ""
+            scored.append((score, -rank, Reading(score, written, chunk_id, following, preceding)))
     scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
     best = [r for _, _, r in scored[:NAMES_CHECKED]]
     return _others_first(ctx, best) if ctx.plan.asks == "who" else best
+
+
+def _asks_death(ctx: Ctx, weights: Mapping[str, float],
+                wordings: Mapping[str, Sequence[str]]) -> bool:
+    """The question asks about a death: it writes 死, or one of its words is the book's 死 in a
+    reader's wording (去世 → 死, language `wordings`)."""
+    dead = language().chars.dead
+    texts = [to_simplified(ctx.plan.question),
+             *(f for t in weights for f in _forms(t, wordings))]
+    return any(ch in text for text in texts for ch in dead)
 
 
 def _among_people(ctx: Ctx, chunk_id: str, names: Sequence[str]) -> bool:
@@ -155,10 +195,11 @@ def _among_people(ctx: Ctx, chunk_id: str, names: Sequence[str]) -> bool:
 
 def _others_first(ctx: Ctx, best: Sequence[Reading]) -> list[Reading]:
     """For a who question: a sentence naming someone besides the question's people gains."""
-    own = set(ctx.plan.person_ids)
+    own = {*ctx.plan.person_ids, *(pid for pid, _ in ctx.plan.named)}  # 丁原 of 杀了丁原投奔了谁
     rescored = []
     for r in best:
         others = {pid for pid, _ in ctx.people.find(r.sentence)} - own
         bonus = OTHER_PERSON_BONUS if others else 0.0
-        rescored.append(Reading(r.score + bonus, r.sentence, r.chunk_id, r.following))
+        rescored.append(Reading(r.score + bonus, r.sentence, r.chunk_id, r.following,
+                                r.preceding))
     return sorted(rescored, key=lambda r: r.score, reverse=True)

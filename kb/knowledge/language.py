@@ -152,6 +152,10 @@ class Reading(BaseModel):
                                    "answered at a person's death (an age, last wishes)")
     asked_only: tuple[str, ...] = Field(default=(), description="families of question words "
                                         "only (临终): no cue a sentence must hold")
+    book_wordings: dict[str, tuple[str, ...]] = Field(
+        default_factory=dict, description="a reader's word → the old text's words for it that "
+        "only the passage reader looks for (抓住 → 获): the records, written in today's Chinese, "
+        "say it in the reader's words already")
 
     @model_validator(mode="after")
     def _once(self) -> Reading:

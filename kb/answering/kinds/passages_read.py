@@ -1,11 +1,14 @@
 """On a book built from its text alone, the asked slot read from the sentences themselves
 (kb.answering.passage_reading): its records seldom hold it, its passages do. A curated book's
-records answer (this kind does not detect on them: it needs the book, so it decides in compose)."""
+records answer (this kind does not detect on them: it needs the book, so it decides in compose).
+The first line states the asked slot when the best sentence gives it (kb.answering.passage_lead),
+then quotes it."""
 
 from __future__ import annotations
 
 from kb.answering.drafting import Ctx, Draft, Writer
 from kb.answering.kinds import Kind
+from kb.answering.passage_lead import slot_of
 from kb.answering.passage_reading import readings
 from kb.answering.plan import Plan
 
@@ -28,16 +31,26 @@ def compose(ctx: Ctx) -> Draft | None:
         return None
     w = Writer()
     shown: set[str] = set()
-    for r in best[:SHOWN]:
+    quoted = [r for r in best[:SHOWN] if len(r.sentence) <= MAX_QUOTE]
+    slots = [slot_of(ctx, r) for r in quoted]
+    top = quoted[0].score if quoted else 0.0
+    first = next((i for i, slot in enumerate(slots)  # of the equally best, one that says it
+                  if slot and quoted[i].score >= top - 1e-9), 0)
+    for r, slot in [(quoted[first], slots[first]) if quoted else (best[0], None),
+                    *((q, None) for i, q in enumerate(quoted) if i != first)]:
         if r.sentence in shown or len(r.sentence) > MAX_QUOTE:
             continue
-        line = ctx.say("fact.said") if not w.lines else ctx.say("passage.item")
+        slot = slot if not w.lines else None
+        line = (ctx.say("passage.item") if w.lines else ctx.say("passage.lead", slot=slot)
+                if slot else ctx.say("fact.said"))
         w.add(line, (r.sentence, r.chunk_id))
         shown.add(r.sentence)
-        if not w.quotes[1:] and r.following and r.following not in shown \
-                and len(r.following) <= MAX_QUOTE:
-            w.add(ctx.say("passage.item"), (r.following, r.chunk_id))
-            shown.add(r.following)
+        if w.quotes[1:]:
+            continue
+        for near in (r.preceding, r.following):  # the first sentence's cause or count
+            if near and near not in shown and len(near) <= MAX_QUOTE:
+                w.add(ctx.say("passage.item"), (near, r.chunk_id))
+                shown.add(near)
     return w.draft() if w.lines else None
 
 

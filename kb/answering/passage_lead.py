@@ -1,0 +1,37 @@
+"""The asked slot, stated from the sentence the passage reader chose (kb.answering.passage_reading):
+a reader asking who, which chapter or how many wants the name, the 第N回 or the number before the
+quote that proves it. Only what the sentence itself gives is stated: the people it names besides
+the question's own, the chapter its block stands in, the first quantity of the asked unit."""
+
+from __future__ import annotations
+
+from core.text import to_simplified
+from kb.answering.drafting import Ctx
+from kb.answering.passage_reading import Reading
+from kb.answering.quantities import quantity_in
+
+MAX_NAMED = 3
+"""A who answer names at most this many people (a list of a dozen generals answers nothing)."""
+
+
+def slot_of(ctx: Ctx, reading: Reading) -> str | None:
+    """The asked slot as the sentence gives it, in the question's language, or None."""
+    asks = ctx.plan.asks
+    if asks in ("chapter", "when"):
+        block = ctx.block_of(reading.chunk_id)
+        return ctx.say("chapter.one", n=block.chapter) if block is not None else None
+    if asks == "who":
+        return _others(ctx, reading.sentence)
+    if asks == "how_many":
+        return quantity_in(to_simplified(reading.sentence), ctx.plan, ctx.people)
+    return None
+
+
+def _others(ctx: Ctx, sentence: str) -> str | None:
+    """The people the sentence names besides the question's own, in the order it names them."""
+    own = {*ctx.plan.person_ids, *(pid for pid, _ in ctx.plan.named)}  # 丁原 of 杀了丁原投奔了谁
+    found = [pid for pid, _ in ctx.people.find(sentence) if pid not in own]
+    named = list(dict.fromkeys(found))
+    if not named or len(named) > MAX_NAMED:
+        return None
+    return ctx.say("sep.list").join(ctx.name(pid) for pid in named)
