@@ -333,7 +333,7 @@ def causes_of(ctx: Ctx, pair: Pair, record: Record, act: Event) -> list[Event]:
         events = [e for e in timeline.events if near(e)]
         found.update({e.id: e for e in events if e.id in shared})
         other = [n for o, ns in names.items() if o != pid for n in ns] if pid in names else []
-        # 甲 hears that 乙 did something (刘太公诉说乙夺女): a scene of one that is about the other
+        # 甲 hears that 乙 did something (丙诉说乙夺女): a scene of one that is about the other
         found.update({e.id: e for e in events if other and any(n in e.title for n in other)})
         if pid in acted_on:
             turning = [e for e in events if e.turning_point and e.id not in shared]
