@@ -96,3 +96,12 @@ def test_a_childhood_name_after_a_birth() -> None:
     """甲生乙…故乳名丙: the child whose birth the passage told, named sentences before."""
     text = "建安某年春，钱甲生钱丙。是夜有白鹤飞来。临分娩时，异香满室，因而怀孕，故乳名阿福。"
     assert ("钱丙", "阿福", "childhood") in _aliases(text)
+
+
+def test_the_full_formula_gives_its_courtesy_name_to_no_one_else() -> None:
+    """姓钱名甲，字子乙: the style is 钱甲's; neither the formula's letters read as a name (钱名甲)
+    nor someone whose name merely ends in 甲 (周甲, said before) gets it too."""
+    text = "\n周甲方才坐定。众视之，乃北方人也，姓钱名甲，字子乙。"
+    owners = {name for name, alias, _ in _aliases(text, {*PEOPLE, "周甲", "钱名甲"})
+              if alias == "子乙"}
+    assert owners == {"钱甲"}

@@ -110,7 +110,9 @@ def _cue_names(ctx: Ctx) -> list[str]:
 def cues_of(ctx: Ctx) -> list[tuple[str, ...]]:
     """The cue words of every family the question calls (module docstring)."""
     words = language().reading
-    cues = [words.families[name] for name in _cue_names(ctx)]
+    asked = words.asks.get(ctx.plan.asks)
+    cues = [(*words.families[name], *(words.slot_cues.get(name, ()) if name == asked else ()))
+            for name in _cue_names(ctx)]
     chars, plan = language().chars, ctx.plan
     if plan.detail.weapon:
         cues.append(tuple(chars.arms))

@@ -26,6 +26,7 @@ from core.text import normalize, to_simplified
 from kb.answering.people_index import PeopleIndex
 from kb.answering.plan import Asserted, Plan
 from kb.answering.quantities import has_quantity
+from kb.knowledge.genre import genre
 from kb.knowledge.language import Role, frames, language
 from kb.knowledge.models import RELATION_TYPES
 from kb.knowledge.pinyin_names import english_name
@@ -43,6 +44,8 @@ MUTUAL_ACTS = frozenset({"fight"})
 """Acts two people do together (甲和乙比武): said of both, not of one to the other."""
 PREMISE_STATED: dict[str, Role] = {"kill": "states_kill", "fight": "states_fight"}
 """How a sentence of the text states the act: the language's words of that role."""
+CLAUSE_BREAK = re.compile(r"[，；：,;:“”「」]")
+"""Where a sentence's clauses part (`_clause_states`)."""
 NEAR = 8
 """A name answers 那个汉子叫什么 only if it stands this close to 汉子 in a sentence."""
 RelationTypes = Mapping[tuple[str, str], set[tuple[str, str, str, str, bool]]]
@@ -87,6 +90,9 @@ def premise_problem(plan: Plan, relation_types: RelationTypes, evidence: Sequenc
         if plan.asks == "who" and asserted.act not in MUTUAL_ACTS \
                 and (asserted.agent is None) != (asserted.patient is None):
             continue  # 生擒甲、替乙报仇的是谁: the one who did it is the one asked, not named
+        if plan.asks == "who" and any(w in to_simplified(plan.question)
+                                      for w in language().words_of("sent_whom")):
+            continue  # 被甲派谁杀掉的: 甲 ordered it, the one who did it is asked
         directed = asserted.agent is not None and asserted.patient is not None \
             and asserted.agent != asserted.patient
         pairs = [(asserted.agent, asserted.patient)] if directed else list(combinations(named, 2))
@@ -129,7 +135,12 @@ def _stated(asserted: Asserted, named: Sequence[str], evidence: Sequence[str],
         simplified = to_simplified(sentence)
         found = people.find(sentence)
         mentioned = {p for p, _ in found}
-        if len(mentioned & set(named)) < 2 or not mentioned <= set(named):
+        if len(mentioned & set(named)) < 2:
+            continue
+        if not mentioned <= set(named):
+            if any(_clause_states(c, asserted, named, words, people)
+                   for c in CLAUSE_BREAK.split(simplified)):
+                return True
             continue
         at = {p: simplified.find(to_simplified(w)) for p, w in found}
         for word in (w for w in words if w in simplified):
@@ -137,6 +148,26 @@ def _stated(asserted: Asserted, named: Sequence[str], evidence: Sequence[str],
             if asserted.agent is None or asserted.patient is None or (
                     at.get(asserted.agent, -1) < where < at.get(asserted.patient, -1)):
                 return True
+    return False
+
+
+def _clause_states(clause: str, asserted: Asserted, named: Sequence[str], words: set[str],
+                   people: PeopleIndex) -> bool:
+    """One clause tells the act of two of the people, others named elsewhere in its sentence
+    (甲既杀乙，传令…只留丙守城): the doer before the act and the one it is done to after it, no
+    doubt between them (欲, 若, 险些 …: a plan, a fear, a narrow escape)."""
+    at = {p: clause.find(to_simplified(w)) for p, w in people.find(clause) if p in named}
+    if len(at) < 2:
+        return False
+    agent = asserted.agent or min(at, key=at.__getitem__)
+    patient = asserted.patient or max(at, key=at.__getitem__)
+    if agent not in at or patient not in at or agent == patient:
+        return False
+    for word in (w for w in words if w and w in clause):
+        where = clause.find(word)
+        if at[agent] < where < at[patient] and \
+                not genre().fate_doubt.search(clause, at[agent], where):
+            return True
     return False
 
 

@@ -35,7 +35,7 @@ Role = Literal[
     "agent_mark", "died", "asserts_kill", "asserts_fight", "asserts_capture", "asserts_rescue",
     "asserts_persecute", "indefinite", "coordinators", "states_kill", "states_fight",
     "attribute_home", "attribute_trade", "attribute_gifts", "attribute_looks", "attribute_named",
-    "taught_by", "before", "succeeded",
+    "taught_by", "before", "succeeded", "sent_whom",
 ]
 """Every role the code reads. What each means is said where it is read (planner, refusals, the
 question kinds)."""
@@ -152,6 +152,10 @@ class Reading(BaseModel):
                                    "answered at a person's death (an age, last wishes)")
     asked_only: tuple[str, ...] = Field(default=(), description="families of question words "
                                         "only (临终): no cue a sentence must hold")
+    slot_cues: dict[str, tuple[str, ...]] = Field(
+        default_factory=dict, description="a family → cues a sentence may hold for it only when "
+        "the plan asks that slot (于, 在 of a place): as question words they call nothing "
+        "(是在第几回 asks a chapter)")
     book_wordings: dict[str, tuple[str, ...]] = Field(
         default_factory=dict, description="a reader's word → the old text's words for it that "
         "only the passage reader looks for (抓住 → 获): the records, written in today's Chinese, "
@@ -165,7 +169,8 @@ class Reading(BaseModel):
                 if word in seen:
                     raise ValueError(f"{word} stands in {seen[word]} and {name}")
                 seen[word] = name
-        unknown = sorted({*self.asks.values(), *self.dying, *self.asked_only} - set(self.families))
+        unknown = sorted({*self.asks.values(), *self.dying, *self.asked_only, *self.slot_cues}
+                         - set(self.families))
         if unknown:
             raise ValueError(f"reading: asks name no family: {', '.join(unknown)}")
         return self

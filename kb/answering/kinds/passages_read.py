@@ -11,6 +11,7 @@ from kb.answering.kinds import Kind
 from kb.answering.passage_lead import slot_of
 from kb.answering.passage_reading import readings
 from kb.answering.plan import Plan
+from kb.answering.quantities import has_quantity
 
 MIN_SCORE = 0.8
 """The best sentence must hold this much: the words, the people and the slot's cue together."""
@@ -27,6 +28,9 @@ def compose(ctx: Ctx) -> Draft | None:
     if ctx.book.curated:
         return None
     best = readings(ctx)
+    if ctx.plan.asks == "how_many":  # a count is read only where a number of the unit stands
+        best = [r for r in best if has_quantity(r.sentence, ctx.plan, ctx.people)
+                or has_quantity(r.following, ctx.plan, ctx.people)]
     if not best or best[0].score < MIN_SCORE:
         return None
     w = Writer()
