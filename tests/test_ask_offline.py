@@ -744,3 +744,9 @@ def test_a_why_of_two_reads_a_scene_of_one_about_the_other(service: AskService) 
     cuts down the banner and goes for 宋江, so it stands among the causes."""
     r = service.ask(AskRequest(question="李逵为什么大闹忠义堂要砍宋江？"))
     assert "刘太公" in r.answer, r.answer
+
+
+def test_a_pronoun_after_a_death_clause_points_to_the_dead(service: AskService) -> None:
+    """甲死后，朝廷给他追赠了什么: the when names 甲, and 他 is 甲 (not a 他 pointing nowhere)."""
+    r = service.ask(AskRequest(question="鲁智深死后，朝廷给他追赠了什么？"))
+    assert r.status == "answered" and r.plan.person_ids == ["lu_zhishen"], r.reason

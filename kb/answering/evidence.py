@@ -145,7 +145,10 @@ class EvidencePipeline:
             plan = plan_for_question(question, self.people, previous, self.relatives.one,
                                      self.profile.place_chars, named)
         else:  # planned without the arc's words: they are its when
-            plan = plan_for_question(without_arc(text, arc), self.people, previous,
+            rest = without_arc(text, arc)
+            # 甲死后，朝廷追封了他什么: 他 points to the one the when names
+            told = [p for p, w in named if normalize(w) not in rest]
+            plan = plan_for_question(rest, self.people, [*told, *previous],
                                      self.relatives.one, self.profile.place_chars)
         if plan.kind == "pair":
             plan = self._beside(plan)
