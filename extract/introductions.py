@@ -113,10 +113,8 @@ class IntroductionReader:
     def read(self, chapter: int, text: str) -> list[Intro]:
         found = self._full(chapter, text)
         self._topics = [i for i in found if i.kind == "name"]
-        spans = [(i.start, i.end) for i in found if i.kind == "name"]
-        taken = {(i.start, i.alias) for i in found}
-        found += [i for i in self._courtesy(chapter, text) if (i.start, i.alias) not in taken
-                  and not any(start <= i.start < end for start, end in spans)]
+        found += [i for i in self._courtesy(chapter, text)  # a 姓…名 formula's style is its own
+                  if not any(t.start <= i.start < t.end for t in self._topics)]
         found += self._childhood(chapter, text) + self._nicknames(chapter, text)
         found += self._later_names(chapter, text, self.styled, "styled")
         found += self._later_names(chapter, text, self.renamed, "new name")

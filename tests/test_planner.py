@@ -212,6 +212,8 @@ def test_an_attribute_is_decided_in_the_plan(index: PeopleIndex, question: str,
     ("林冲被谁陷害", None, None, None),                    # no one named does it
     ("李小二是怎么察觉有人要暗害林冲的？", None, None, None),  # an unnamed doer
     ("武松为什么不要杀威棒？", None, None, None),             # 杀 of no one
+    ("王伦是被晁盖杀掉的吗？", "kill", "chao_gai", "wang_lun"),
+    ("王伦是被晁盖派谁杀掉的？", "kill", None, "wang_lun"),      # 晁盖 sent the one asked
 ])
 def test_the_act_a_question_asserts_is_read_the_right_way_round(
         index: PeopleIndex, question: str, act: str | None, agent: str | None,

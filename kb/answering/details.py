@@ -88,6 +88,8 @@ def asserted_acts(text: str, found: Sequence[tuple[str, str]], lang: Language
                     any(s < end and start < e for s, e, _ in spans):
                 continue  # a longer word took it, or it is inside a name
             agent, patient = _roles_of(text, _subjects(text, spans, start, lang), start, end, lang)
+            if agent is not None and _sent_by(text, spans, agent, start, lang):
+                agent = None  # 被甲派谁杀的: 甲 sent the doer, and the doer is asked
             unresolved = agent is None or patient is None
             if unresolved and (len(word) == 1 or len(spans) != 2 or len(
                     _subjects(text, spans, start, lang)) < len([s for s in spans if s[1] <= start])):
@@ -95,6 +97,13 @@ def asserted_acts(text: str, found: Sequence[tuple[str, str]], lang: Language
             taken.append((start, end))
             acts.append((start, Asserted(act, word, agent, patient)))
     return tuple(a for _, a in sorted(acts, key=lambda f: f[0]))
+
+
+def _sent_by(text: str, spans: Sequence[tuple[int, int, str]], agent: str, start: int,
+             lang: Language) -> bool:
+    """The one read as the doer sent someone asked for (派谁, 叫谁) between their name and the act."""
+    ends = [e for _, e, pid in spans if pid == agent and e <= start]
+    return bool(ends) and has_any(text[max(ends):start], lang.words_of("sent_whom"))
 
 
 def _subjects(text: str, spans: Sequence[tuple[int, int, str]], start: int, lang: Language

@@ -66,8 +66,12 @@ def read_blocks(ctx: Ctx, dying: bool) -> tuple[list[str], set[str]]:
                 if is_death(state) and participants(state) & set(ctx.plan.person_ids):
                     death += [n for ref in state.sources if ref.chunk_id
                               for n in neighbour_ids(ref.chunk_id, DEATH_SPAN)]
-    ranked = list(dict.fromkeys([*ctx.g.packed, *ctx.g.ranking]))[:READ_BLOCKS]
-    return list(dict.fromkeys([*ctx.g.packed, *death, *ranked])), set(death)
+    return list(dict.fromkeys([*ctx.g.packed, *death, *ranked_blocks(ctx)])), set(death)
+
+
+def ranked_blocks(ctx: Ctx) -> list[str]:
+    """The packed blocks, then the lexical ranking's best, `READ_BLOCKS` in all."""
+    return list(dict.fromkeys([*ctx.g.packed, *ctx.g.ranking]))[:READ_BLOCKS]
 
 
 def neighbour_ids(chunk_id: str, span: int) -> list[str]:

@@ -90,9 +90,6 @@ def premise_problem(plan: Plan, relation_types: RelationTypes, evidence: Sequenc
         if plan.asks == "who" and asserted.act not in MUTUAL_ACTS \
                 and (asserted.agent is None) != (asserted.patient is None):
             continue  # 生擒甲、替乙报仇的是谁: the one who did it is the one asked, not named
-        if plan.asks == "who" and any(w in to_simplified(plan.question)
-                                      for w in language().words_of("sent_whom")):
-            continue  # 被甲派谁杀掉的: 甲 ordered it, the one who did it is asked
         directed = asserted.agent is not None and asserted.patient is not None \
             and asserted.agent != asserted.patient
         pairs = [(asserted.agent, asserted.patient)] if directed else list(combinations(named, 2))

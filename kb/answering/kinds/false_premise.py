@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from kb.answering.drafting import Ctx, Draft
 from kb.answering.kinds import Kind
-from kb.answering.passage_reading import READ_BLOCKS
+from kb.answering.passage_reading import ranked_blocks
 from kb.answering.plan import Plan
 from kb.answering.quotes import sentences
 from kb.answering.refusals import premise_problem
@@ -18,9 +18,8 @@ def detect(plan: Plan) -> bool:
 
 def compose(ctx: Ctx) -> Draft | None:
     """A book built from its text has records that miss acts: the passages read are the lexical
-    ranking's best too (`READ_BLOCKS`), not only the packed ones."""
-    read = ctx.g.packed if ctx.book.curated else list(dict.fromkeys(
-        [*ctx.g.packed, *ctx.g.ranking]))[:READ_BLOCKS]
+    ranking's best too, not only the packed ones."""
+    read = ctx.g.packed if ctx.book.curated else ranked_blocks(ctx)
     evidence = [s for c in read if (b := ctx.block_of(c)) for s in sentences(b.text)]
     problem = premise_problem(ctx.plan, ctx.g.relation_types, evidence, ctx.people)
     return Draft("insufficient", "", ctx.say("end", text=problem)) if problem else None
