@@ -8,7 +8,11 @@ in the same block or in the block before it (`carried`: blocks are a few hundred
 scene runs over two); no other person named in the block has the same given character; the character
 opens a clause (the start of the block or a character that is no CJK character before it: a
 punctuation mark or a quote); and a speech verb (the genre's `speech_verb`, within
-`SPEECH_REACH` characters) or an action word (the genre's `actor_verbs`) follows it at once.
+`SPEECH_REACH` characters) or an action word (the genre's `actor_verbs`) follows it at once, or
+the character and the one after it make no word of the dictionary (乙大叫 is a name and a verb;
+飞马, 权且, 布阵 are words, not a name).
+Inside a clause (丙拔刀直刺乙) the character is not read: measured on 三国, reading it there where it
+makes no word with its neighbours lost more journeys' ends than it won relations.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from extract.cues import Cues
+from extract.name_stats import dictionary_tag
 from extract.names import Mention
 from kb.knowledge.surnames import Surnames, surnames
 
@@ -32,12 +37,14 @@ def _given(name: str, names_of: Surnames) -> str | None:
 
 
 def _acts(text: str, at: int, cues: Cues) -> bool:
-    """The character at `at` opens a clause and a speech verb or an action word follows it."""
+    """The character at `at` opens a clause and is read as the name (see the module)."""
     if at > 0 and CJK_CHAR.match(text[at - 1]):
         return False
     speech = cues.speech_verb.match(text[at + 1:at + 1 + SPEECH_REACH + 4])
-    return bool(speech and speech.end() <= SPEECH_REACH) or \
-        bool(cues.actor_verbs.match(text[at + 1:at + 8]))
+    if speech and speech.end() <= SPEECH_REACH or cues.actor_verbs.match(text[at + 1:at + 8]):
+        return True
+    after = text[at + 1:at + 2]
+    return bool(CJK_CHAR.match(after)) and not dictionary_tag(text[at] + after)[0]
 
 
 def given_name_mentions(text: str, mentions: Sequence[Mention], full_names: dict[str, str],

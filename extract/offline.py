@@ -290,7 +290,8 @@ class OfflineExtractor:
                 for match in cue.pattern.finditer(scan.masked, seg.span.start, seg.span.end):
                     value = cue.value.format(*match.groups()) if cue.value else match.group(1)
                     state = self._state(scan, seg, cue.kind, value, match.start(), match.end(),
-                                        cue.gap, cue.confidence, cue.note or cue.kind)
+                                        cue.gap, cue.confidence,
+                                        scan.text[match.start():match.end()])  # the words, not the note
                     if state is not None:
                         states.append(state)
             if seg.narrative and not self.cues.retrospective.search(scan.text, seg.span.start, seg.span.end):

@@ -36,3 +36,9 @@ def test_two_people_of_one_given_name_leave_it_unread() -> None:
 def test_a_person_named_in_full_in_the_block_before_is_carried() -> None:
     text = "是夜，布提刀径入帐中。"
     assert _given(text, [], carried=["lv_bu"]) == [("lv_bu", 3)]
+
+
+def test_a_given_name_before_any_act_is_read_unless_it_makes_a_word() -> None:
+    named = [Mention("lv_bu", 0, 2, "吕布")]
+    assert _given("吕布引兵至。布大叫一声，杀入阵中。", named) == [("lv_bu", 6)]
+    assert _given("吕布引兵至。布阵已定，众军皆喜。", named) == []  # 布阵 is a word
