@@ -214,6 +214,7 @@ def test_an_attribute_is_decided_in_the_plan(index: PeopleIndex, question: str,
     ("武松为什么不要杀威棒？", None, None, None),             # 杀 of no one
     ("王伦是被晁盖杀掉的吗？", "kill", "chao_gai", "wang_lun"),
     ("王伦是被晁盖派谁杀掉的？", "kill", None, "wang_lun"),      # 晁盖 sent the one asked
+    ("鲁智深为什么在五台山把智真长老打伤了？", "beat", "lu_zhishen", "zhizhen_zhanglao"),
 ])
 def test_the_act_a_question_asserts_is_read_the_right_way_round(
         index: PeopleIndex, question: str, act: str | None, agent: str | None,

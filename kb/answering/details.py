@@ -32,7 +32,7 @@ ATTRIBUTE_ROLES: dict[str, Role] = {"home": "attribute_home", "trade": "attribut
 """Each attribute of a person a question may ask (kb.answering.attributes), by its words."""
 PREMISE_ROLES: dict[str, Role] = {"kill": "asserts_kill", "fight": "asserts_fight",
                                   "capture": "asserts_capture", "rescue": "asserts_rescue",
-                                  "persecute": "asserts_persecute"}
+                                  "persecute": "asserts_persecute", "beat": "asserts_beat"}
 """The acts a question may say happened between its people, by their words."""
 PATIENT_REACH = 2
 """Characters between an act's word and the name of the one it was done to (杀了乙, 救出乙)."""

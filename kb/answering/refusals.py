@@ -37,7 +37,8 @@ the question's content weight; calibrated on the dev sets (README)."""
 PREMISE_TYPES: dict[str, frozenset[str]] = {
     "kill": frozenset({"killed"}), "fight": frozenset({"fought", "killed", "enemy"}),
     "capture": frozenset({"captured"}), "rescue": frozenset({"rescuer"}),
-    "persecute": frozenset({"persecutor", "killed", "betrayed"})}
+    "persecute": frozenset({"persecutor", "killed", "betrayed"}),
+    "beat": frozenset({"fought", "killed", "enemy", "persecutor", "captured"})}
 """An act a question asserts (`AskDetail.premises`) → the relation types that would make it
 true."""
 MUTUAL_ACTS = frozenset({"fight"})

@@ -33,7 +33,7 @@ Role = Literal[
     "last_words", "said", "after", "whom", "weapon", "join_marks", "join_verbs", "episode",
     "nickname_asked", "cause_marks", "patient_start", "patient_end", "dead_role", "dying_role",
     "agent_mark", "died", "asserts_kill", "asserts_fight", "asserts_capture", "asserts_rescue",
-    "asserts_persecute", "indefinite", "coordinators", "states_kill", "states_fight",
+    "asserts_persecute", "asserts_beat", "indefinite", "coordinators", "states_kill", "states_fight",
     "attribute_home", "attribute_trade", "attribute_gifts", "attribute_looks", "attribute_named",
     "taught_by", "before", "succeeded", "sent_whom",
 ]
