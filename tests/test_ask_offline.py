@@ -109,6 +109,9 @@ def test_insufficient_calibration_holds_its_measured_floor(service: AskService) 
     ("鲁智深最喜欢吃什么水果？", "水果"),                   # a word the novel never uses
     ("把宝刀卖给林冲的那个汉子叫什么名字？", "汉子"),         # a role the text never names
     ("洪教头的全名叫什么？", "洪教头"),                     # only a title is known
+    ("雷横的母亲叫什么名字？", "雷横母"),                   # known only as another's kin
+    ("林冲的妻子叫什么名字？", "林冲娘子"),                 # … or by a title beside it
+    ("鲁智深为什么在五台山把智真长老打伤了？", "前提"),       # an act that never happened
     ("林冲在野猪林是怎么把董超、薛霸杀掉的？", "前提"),       # a premise the knowledge denies
     ("一百零八将中谁的武艺最高？", "读者的评价"),             # a judgement the book never makes
 ])
@@ -119,7 +122,7 @@ def test_refusals_say_why(service: AskService, question: str, reason: str) -> No
 
 
 @pytest.mark.parametrize("question", ["林冲跟洪教头比棒，最后谁赢了？", "是谁把林冲引进白虎节堂的？",
-                                      "林冲买那口宝刀花了多少钱？"])
+                                      "林冲买那口宝刀花了多少钱？", "武大郎的老婆叫什么名字？"])
 def test_answerable_questions_of_the_same_shapes_are_answered(service: AskService,
                                                              question: str) -> None:
     assert service.ask(AskRequest(question=question)).status == "answered"
@@ -195,7 +198,6 @@ def test_a_place_question_weighs_the_act_not_its_preposition(service: AskService
 
 
 @pytest.mark.parametrize(("question", "first"), [
-    ("林冲的妻子叫什么名字？", "林冲娘子"),   # the relative the plan resolved is the answer
     ("及时雨叫什么名字？", "宋江"),           # a nickname's owner
     ("宋江的父亲叫什么名字？", "宋太公"),     # linked by parent_child, not family
     ("宋江的弟弟叫什么？", "宋清"),           # not his sworn sister 扈三娘

@@ -176,14 +176,51 @@ def _asked_person(plan: Plan, named: Sequence[str], people: PeopleIndex) -> str 
         role in to_simplified(n) for n in people.people[p].all_names)), None)
 
 
+def _relative_asked(plan: Plan, named: Sequence[str], people: PeopleIndex,
+                    titles: Sequence[str]) -> str | None:
+    """The person asked for through a named one (甲的老娘, 甲的女儿; or named so, 甲母) when
+    the book knows them only so: every name of theirs is a name of 甲's followed by a word of
+    that kin (甲母, 甲之女: the role's characters or their book wordings, 老娘 → 娘, 女儿 → 女)
+    or a title (甲娘子)."""
+    role = plan.detail.role
+    if not role:
+        return None
+    kin = set(role) | {ch for w in language().wordings.get(role, ()) for ch in w}
+
+    def names(pid: str) -> list[str]:
+        return [to_simplified(n) for n in people.people[pid].all_names]
+
+    def only_kin(pid: str, anchor: str) -> bool:
+        forms, own = names(anchor), names(pid)
+        return pid != anchor and _kin_forms(own, forms, kin) and all(
+            _kin_forms([n], forms, kin) or any(t in n for t in titles) for n in own)
+
+    for pid in named:
+        found = next((o for o in people.people if only_kin(o, pid)), None) or \
+            next((pid for anchor in people.people if only_kin(pid, anchor)), None)
+        if found:
+            return found
+    return None
+
+
+def _kin_forms(names: Sequence[str], forms: Sequence[str], kin: set[str]) -> bool:
+    """Some name is one of `forms` followed by a word of kin (甲之女)."""
+    return any(n.startswith(f) and len(n) > len(f) and set(n[len(f):]) & kin
+               for n in names for f in forms)
+
+
 def unknown_name(plan: Plan, named: Sequence[str], people: PeopleIndex,
                  titles: Sequence[str]) -> str | None:
-    """A named person's own name is asked, and the knowledge only has titles for them."""
+    """A named person's own name is asked, and the knowledge only has titles for them, or names
+    them only as another's kin (甲母)."""
     if plan.asks != "name":
         return None
     asked = _asked_person(plan, named, people)
     if asked and _titles_only(people.people[asked].all_names, titles):
         return _say(plan, "unnamed", name=_named(plan, people.people[asked].name))
+    relative = None if asked else _relative_asked(plan, named, people, titles)
+    if relative:
+        return _say(plan, "unnamed", name=_named(plan, people.people[relative].name))
     return None
 
 
