@@ -25,6 +25,7 @@ later acts do not refute (`credible_fates`).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from re import Match
 
@@ -39,6 +40,9 @@ LIVES_ON, AFTERLIFE = 2, 0.2
 """Later chapters a person may still take part in after a death that is theirs (a funeral, a
 ghost, a name recalled twice in a scene): two, or a fifth of the chapters they acted in before —
 a hero is remembered longer than a bystander."""
+ALIVE_IN_SCENE = 5
+"""Events of one later chapter that a person takes part in: this many, and they live on there (a
+false report of their death: 诈称身死); a memory or a ghost is one scene or two."""
 CARRY_BACK = 4
 """Sentences looked back for the person a carried fate is said of."""
 CARRY_HEAD = 8
@@ -261,17 +265,18 @@ def credible_fates(states: Iterable[State], events: Iterable[Event]) -> list[Sta
     rest of their fates go (they retell it: 话说甲杀了乙 opening the next chapter, 闻知乙已死).
     Other states are untouched."""
     ordered = list(states)
-    acts: dict[str, set[int]] = {}
+    acts: dict[str, Counter[int]] = {}
     for event in events:
         for person in event.person_ids:
-            acts.setdefault(person, set()).add(event.chapter)
+            acts.setdefault(person, Counter())[event.chapter] += 1
     kept: dict[str, State] = {}
     for state in sorted((s for s in ordered if s.description == FATE_NOTE),
                         key=lambda s: s.chapter):
         if state.person in kept:
             continue
-        chapters = acts.get(state.person, set())
-        later = sum(1 for c in chapters if c > state.chapter)
-        if later <= max(LIVES_ON, AFTERLIFE * (len(chapters) - later)):
+        chapters = acts.get(state.person, Counter())
+        later = [n for c, n in chapters.items() if c > state.chapter]
+        if len(later) <= max(LIVES_ON, AFTERLIFE * (len(chapters) - len(later))) and \
+                max(later, default=0) < ALIVE_IN_SCENE:
             kept[state.person] = state
     return [s for s in ordered if s.description != FATE_NOTE or kept.get(s.person) is s]

@@ -44,6 +44,8 @@ OPENING = 0.2
 """A name opens clauses or speaks: (share after punctuation) + 2 × (share before a speaker cue)
 reaches this, where a phrase (a surname character + a verb or a noun) sits inside clauses after a verb."""
 NAME_SIZES = (2, 3)
+SCENE = 300
+"""乙曰 is said of the full name 甲乙 written at most this many characters before it."""
 CJK = re.compile(r"[\u3400-\u9fff]+")
 CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
 
@@ -116,15 +118,43 @@ class TextStats:
     after_determiner: Counter[str] = field(default_factory=Counter)
     left: dict[str, Counter[str]] = field(default_factory=dict)
     right: dict[str, Counter[str]] = field(default_factory=dict)
+    opening_speakers: list[dict[str, list[int]]] = field(default_factory=list)
+    """per text: a character that opens a clause and speaks (。乙曰) → where it stands"""
 
     @classmethod
     def of(cls, texts: Sequence[str], surnames: Surnames, words: PeopleWords) -> TextStats:
         stats = cls(texts)
-        cues = re.compile("|".join(map(re.escape, sorted(words.speaker_cues, key=len, reverse=True))))
+        cues = "|".join(map(re.escape, sorted(words.speaker_cues, key=len, reverse=True)))
+        opening = re.compile(rf"(?<![\u3400-\u9fff])([\u3400-\u9fff])(?={cues})")
         determiners = frozenset(words.determiners)
         for text in texts:
-            stats._scan(text, surnames, cues, determiners)
+            stats._scan(text, surnames, re.compile(cues), determiners)
+            at: dict[str, list[int]] = {}
+            for m in opening.finditer(text):
+                at.setdefault(m.group(1), []).append(m.start())
+            stats.opening_speakers.append(at)
         return stats
+
+    def given_spoken(self, name: str, surnames: Surnames) -> int:
+        """How often the one-character given name of `name` (甲乙 → 乙) opens a clause and speaks
+        (乙曰: how historical fiction has 甲乙 speak once named) where the full name ending in 乙
+        written last before it, within `SCENE` characters, is `name` (乙曰 after 丙乙 is 丙乙's,
+        not the phrase 时乙's)."""
+        surname = surnames.of(name)
+        if surname is None or len(name) - len(surname) != 1:
+            return 0
+        given, n = name[-1], 0
+        for text, speakers in zip(self.texts, self.opening_speakers, strict=True):
+            places = speakers.get(given)
+            if not places or name not in text:
+                continue
+            named = [(m.start() - 1, text[m.start() - 1:m.end()]) for m in re.finditer(given, text)
+                     if m.start() > 0 and text[m.start() - 1] in surnames.single]
+            for place in places:
+                last = next((full for at, full in reversed(named) if at < place), None)
+                near = next((at for at, _ in reversed(named) if at < place), -SCENE)
+                n += last == name and place - near <= SCENE
+        return n
 
     def _scan(self, text: str, surnames: Surnames, cues: re.Pattern[str],
               determiners: frozenset[str]) -> None:
@@ -184,6 +214,7 @@ def full_names(stats: TextStats, surnames: Surnames, words: PeopleWords,
             continue
         if stats.after_determiner[s] > GENERIC_SHARE * n or generic_start(s, words):
             continue
+        stats.spoken[s] += stats.given_spoken(s, surnames)  # spoken by the given name alone
         if is_word(s, surname) and not (_may_be_name(s) and stats.spoken[s] >= SPEAKS_OFTEN):
             pending[s] = n
         elif stats.spoken[s] >= MIN_SPOKEN or is_dictionary_name(s):
