@@ -43,6 +43,9 @@ LIST_MARK = "、"
 OPENING = 0.2
 """A name opens clauses or speaks: (share after punctuation) + 2 × (share before a speaker cue)
 reaches this, where a phrase (a surname character + a verb or a noun) sits inside clauses after a verb."""
+OFTEN, NEVER_OPENS = 20, 0.03
+"""A string written this often that opens a clause in less than this share of its uses is no
+name: a person of many scenes is the subject of some of them."""
 NAME_SIZES = (2, 3)
 SCENE = 300
 """乙曰 is said of the full name 甲乙 written at most this many characters before it."""
@@ -275,6 +278,8 @@ def opens(stats: TextStats, s: str, n: int) -> bool:
     left = stats.left[s]
     total = sum(left.values()) or 1
     after_break = sum(v for c, v in left.items() if not CJK_CHAR.match(c)) / total
+    if n >= OFTEN and after_break < NEVER_OPENS:
+        return False  # 拜于地曰, 伏于地: a phrase after its verb, whatever follows it
     return after_break + 2 * stats.spoken[s] / n >= OPENING
 
 

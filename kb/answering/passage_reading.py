@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from core.text import normalize, to_simplified
 from kb.answering.coverage import Coverage, _forms
 from kb.answering.drafting import Ctx
+from kb.answering.dying import dies_in
 from kb.answering.passage_words import book_wordings, never_written, reading_weights
 from kb.answering.quotes import normalized_block, sentence_pairs
 from kb.answering.record_search import participants
+from kb.answering.wording import fold_colloquial, has_any
 from kb.knowledge.genre import genre, is_death
 from kb.knowledge.language import language
 
@@ -32,12 +34,20 @@ CUE_BONUS = 0.5
 PERSON_BONUS = 0.3
 OTHER_PERSON_BONUS = 0.3
 DEATH_SPAN = 1
+LAST_SCENES = 6
+"""Of a question about how someone died, the blocks of their last this many scenes are read too."""
 DEATH_BONUS = 0.3
+TOLD_DEATH = 0.6
+"""A sentence that tells the asked person's death (`kb.answering.dying`) answers how they died
+even when it holds none of the question's other words."""
 WINDOW_ASKS = ("why",)
 """Asks whose family's cue may stand in the sentence before or after the one holding the question's
 words: a cause is told around the act (因此 in the next sentence, 想起 … 恩义 in the one before),
 a place or a count in the act's own sentence."""
 CHUNK_NUMBER = re.compile(r"(\d+)$")
+DEATH_ASKS = ("how", "where", "when", "what")
+"""Asks about one person's death that only a sentence telling that death answers (who killed
+them is told beside it too: 乙杀甲 holds no death word)."""
 NAMES_CHECKED = 40
 """Only the best sentences by words and cues are searched for other people's names (cost)."""
 
@@ -53,12 +63,16 @@ class Reading:
     preceding: str = ""
     """The sentence before, when it holds the cue of a cause (`WINDOW_ASKS`): 想起当日恩义
     is told before the act it explains."""
+    preceding_chunk: str = ""
+    """The block of `preceding` (the block before, when the sentence opens its block)."""
 
 
-def read_blocks(ctx: Ctx, dying: bool) -> tuple[list[str], set[str]]:
+def read_blocks(ctx: Ctx, dying: bool, whose: str | None = None) -> tuple[list[str], set[str]]:
     """The packed blocks, the passage of the death of the question's people when it asks about
     a death, an age or last wishes (the records tell where the death is, not what it says), then
-    the best-ranked others, up to `READ_BLOCKS` of these; and the death passage's blocks."""
+    the best-ranked others, up to `READ_BLOCKS` of these; and the death passage's blocks. Of a
+    question about how one person died (`whose`), the blocks of their last scenes too: a book's
+    records may miss the death, and it is told where their story ends."""
     death: list[str] = []
     if dying:
         for timeline in ctx.g.timelines.values():
@@ -66,7 +80,12 @@ def read_blocks(ctx: Ctx, dying: bool) -> tuple[list[str], set[str]]:
                 if is_death(state) and participants(state) & set(ctx.plan.person_ids):
                     death += [n for ref in state.sources if ref.chunk_id
                               for n in neighbour_ids(ref.chunk_id, DEATH_SPAN)]
-    return list(dict.fromkeys([*ctx.g.packed, *death, *ranked_blocks(ctx)])), set(death)
+    last: list[str] = []
+    own = ctx.g.timelines.get(whose) if whose else None
+    if own is not None:
+        last = [n for event in own.events[-LAST_SCENES:] for ref in event.sources
+                if ref.chunk_id for n in neighbour_ids(ref.chunk_id, DEATH_SPAN)]
+    return list(dict.fromkeys([*ctx.g.packed, *death, *ranked_blocks(ctx), *last])), set(death)
 
 
 def ranked_blocks(ctx: Ctx) -> list[str]:
@@ -145,7 +164,8 @@ def readings(ctx: Ctx) -> list[Reading]:
     scored: list[tuple[float, int, Reading]] = []
     spread = {language().reading.asks.get(a) for a in WINDOW_ASKS}
     window = [cues[i] for i, name in enumerate(_cue_names(ctx)) if name in spread]
-    blocks, death = read_blocks(ctx, dying)
+    whose = death_subject(ctx, dead)
+    blocks, death = read_blocks(ctx, dying, whose)
     for rank, chunk_id in enumerate(blocks):
         block = ctx.block_of(chunk_id)
         if block is None or not (chunk_id in death or _among_people(ctx, chunk_id, names)):
@@ -153,15 +173,23 @@ def readings(ctx: Ctx) -> list[Reading]:
         at_death = DEATH_BONUS if chunk_id in death else 0.0
         pairs = sentence_pairs(block.text)
         scene = to_simplified(ctx.book.titles.titles.get(block.chapter, "")) if names else ""
+        before = [(pairs[i - 1][0], chunk_id) if i else _last_sentence(ctx, chunk_id)
+                  for i in range(len(pairs))] if whose else []
+        alone = [dies_in(w, whose, ctx.people) if whose else False for w, _ in pairs]
+        told = [a or (dies_in(w, whose, ctx.people, before[i][0]) if whose else False)
+                for i, (a, (w, _)) in enumerate(zip(alone, pairs, strict=True))]
         for i, (written, simple) in enumerate(pairs):
             near = " ".join([*(s for _, s in pairs[max(0, i - 1):i + 2]), scene])
+            dies = told[i]
+            if whose and not any(told[max(0, i - 1):i + 2]):
+                continue  # around another's death, or none: the asked death is told here or beside
             held_words = covered(simple) + NEIGHBOUR_SHARE * covered(near)
-            if weights and held_words < MIN_WORDS:
+            if weights and held_words < MIN_WORDS and not dies:
                 continue  # the cue and the people alone: a sentence of another story
-            score = held_words + at_death
+            score = held_words + at_death + (TOLD_DEATH if dies else 0.0)
             held = sum(any(c in (near if family in window else simple) for c in family)
                        for family in cues)
-            if cues and not held:
+            if cues and not held and not dies:
                 continue  # the slot asked is not in it: a sentence of the same words elsewhere
             score += CUE_BONUS * held
             if dead and genre().death_words.search(simple):
@@ -171,10 +199,29 @@ def readings(ctx: Ctx) -> list[Reading]:
             following = pairs[i + 1][0] if i + 1 < len(pairs) else ""
             preceding = pairs[i - 1][0] if i and window and not any(
                 c in simple for family in window for c in family) else ""
-            scored.append((score, -rank, Reading(score, written, chunk_id, following, preceding)))
+            preceding_chunk = chunk_id
+            if dies and not alone[i]:  # 言讫而亡: who died, and their last words, stand before
+                preceding, preceding_chunk = before[i]
+            scored.append((score, -rank, Reading(score, written, chunk_id, following, preceding,
+                                                 preceding_chunk)))
     scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
     best = [r for _, _, r in scored[:NAMES_CHECKED]]
     return _others_first(ctx, best) if ctx.plan.asks == "who" else best
+
+
+def death_subject(ctx: Ctx, dead: bool | None = None) -> str | None:
+    """The one person whose death the question asks how, where or when (`DEATH_ASKS`), or None."""
+    people = set(ctx.plan.person_ids)
+    if len(people) != 1 or ctx.plan.asks not in DEATH_ASKS:
+        return None
+    lang = language()
+    asked = fold_colloquial(to_simplified(ctx.plan.question))
+    if set(called_families(ctx)) & set(lang.reading.dying) or \
+            has_any(asked, (*lang.words_of("deeds"), *lang.words_of("journey"))):
+        return None  # 临死前说了什么, 从起兵到死做了什么: about a life or its last hours
+    if dead is None:
+        dead = _asks_death(ctx, reading_weights(ctx), book_wordings(ctx))
+    return next(iter(people)) if dead else None
 
 
 def _asks_death(ctx: Ctx, weights: Mapping[str, float],
@@ -185,6 +232,14 @@ def _asks_death(ctx: Ctx, weights: Mapping[str, float],
     texts = [to_simplified(ctx.plan.question),
              *(f for t in weights for f in _forms(t, wordings))]
     return any(ch in text for text in texts for ch in dead)
+
+
+def _last_sentence(ctx: Ctx, chunk_id: str) -> tuple[str, str]:
+    """The last sentence of the block before, and that block (a block may begin on 言讫而亡)."""
+    before = neighbour_ids(chunk_id, 1)[0]
+    block = ctx.block_of(before) if before != chunk_id else None
+    pairs = sentence_pairs(block.text) if block is not None else []
+    return (pairs[-1][0], before) if pairs else ("", chunk_id)
 
 
 def _among_people(ctx: Ctx, chunk_id: str, names: Sequence[str]) -> bool:
@@ -207,5 +262,5 @@ def _others_first(ctx: Ctx, best: Sequence[Reading]) -> list[Reading]:
         others = {pid for pid, _ in ctx.people.find(r.sentence)} - own
         bonus = OTHER_PERSON_BONUS if others else 0.0
         rescored.append(Reading(r.score + bonus, r.sentence, r.chunk_id, r.following,
-                                r.preceding))
+                                r.preceding, r.preceding_chunk))
     return sorted(rescored, key=lambda r: r.score, reverse=True)

@@ -83,6 +83,9 @@ class Chars(BaseModel):
     times: str = Field(description="the units that ask how many times (几次)")
     rank_units: str = Field(description="units of a rank (第一位, 第三名, 第二把交椅)")
     dead: str = Field(description="the character of a death in a state's value")
+    dead_after: str = Field(default="", description="what may follow the death character when it "
+                                                    "tells a death (死于, 死了, 死矣); before "
+                                                    "another word it is a manner (死战, 死救)")
     negators: str = Field(default="", description="characters that deny the act after them "
                                                   "(没被烧死: the question says it did not happen)")
     verse_said: str = Field(description="the character after which a verse is given (颂曰)")

@@ -9,9 +9,11 @@ from __future__ import annotations
 from kb.answering.drafting import Ctx, Draft, Writer
 from kb.answering.kinds import Kind
 from kb.answering.passage_lead import slot_of
-from kb.answering.passage_reading import readings
+from kb.answering.passage_reading import death_subject, readings
 from kb.answering.plan import Plan
 from kb.answering.quantities import has_quantity
+from kb.answering.record_search import participants
+from kb.knowledge.genre import is_death
 
 MIN_SCORE = 0.8
 """The best sentence must hold this much: the words, the people and the slot's cue together."""
@@ -31,6 +33,9 @@ def compose(ctx: Ctx) -> Draft | None:
     if ctx.plan.asks == "how_many":  # a count is read only where a number of the unit stands
         best = [r for r in best if has_quantity(r.sentence, ctx.plan, ctx.people)
                 or has_quantity(r.following, ctx.plan, ctx.people)]
+    if not best and (whose := death_subject(ctx)) and not _death_recorded(ctx, whose):
+        name = ctx.people.people[whose].name
+        return Draft("insufficient", "", ctx.say("end", text=ctx.say("missing.death", who=name)))
     if not best or best[0].score < MIN_SCORE:
         return None
     w = Writer()
@@ -51,11 +56,18 @@ def compose(ctx: Ctx) -> Draft | None:
         shown.add(r.sentence)
         if w.quotes[1:]:
             continue
-        for near in (r.preceding, r.following):  # the first sentence's cause or count
+        for near, chunk in ((r.preceding, r.preceding_chunk or r.chunk_id),
+                            (r.following, r.chunk_id)):  # the first sentence's cause or count
             if near and near not in shown and len(near) <= MAX_QUOTE:
-                w.add(ctx.say("passage.item"), (near, r.chunk_id))
+                w.add(ctx.say("passage.item"), (near, chunk))
                 shown.add(near)
     return w.draft() if w.lines else None
+
+
+def _death_recorded(ctx: Ctx, person: str) -> bool:
+    """A fate of the person is among the book's records (the fate kind tells it)."""
+    return any(is_death(state) and person in participants(state)
+               for timeline in ctx.g.timelines.values() for state in timeline.states)
 
 
 KIND = Kind("passages_read", 25, detect, compose)
