@@ -201,6 +201,8 @@ def test_a_place_question_weighs_the_act_not_its_preposition(service: AskService
     ("及时雨叫什么名字？", "宋江"),           # a nickname's owner
     ("宋江的父亲叫什么名字？", "宋太公"),     # linked by parent_child, not family
     ("宋江的弟弟叫什么？", "宋清"),           # not his sworn sister 扈三娘
+    ("宋清的儿子叫什么？", "宋安平"),         # the child: the target of parent_child
+    ("宋安平的父亲是谁？", "宋清"),           # the parent: its source
 ])
 def test_a_name_question_about_a_resolved_person_names_them(service: AskService, question: str,
                                                              first: str) -> None:
