@@ -71,6 +71,8 @@ def _read_as(service: AskService, question: str) -> str:
     ("What did he do later?", "他后来做了什么"),
     ("why did gao qiu persecute lin chong", "高俅为什么陷害了林冲"),
     ("Why did GaoQiu persecute Lin-Chong?", "高俅为什么陷害了林冲"),
+    ("Who defeated Instructor Hong?", "洪教头被谁打败了"),  # a title after the surname: 洪教头
+    ("How long was Lin Chong's beard?", "林冲的胡须有多长"),  # a length, not a time
 ])
 def test_an_english_question_is_read_as_the_chinese_question_it_asks(
         small: AskService, english: str, chinese: str) -> None:

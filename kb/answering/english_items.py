@@ -91,9 +91,10 @@ def read_items(question: str, file: English, index: PinyinIndex) -> list[Item]:
 
 
 def _spelled(word: str, file: English) -> str:
-    """A noun of one Chinese character in pinyin (family → jia), as a place name writes it."""
+    """A noun of one or two Chinese characters in pinyin (family → jia, marshal → taiwei), as a
+    place name or a titled name writes it (Zhu Family Manor, Marshal Hong)."""
     found = file.lookup(word)
-    if found is None or found[0] != "noun" or len(found[1]) != 1:
+    if found is None or found[0] != "noun" or len(found[1]) > 2:
         return ""
     return "".join(usual_pinyin(found[1]))
 

@@ -173,11 +173,7 @@ def readings(ctx: Ctx) -> list[Reading]:
         at_death = DEATH_BONUS if chunk_id in death else 0.0
         pairs = sentence_pairs(block.text)
         scene = to_simplified(ctx.book.titles.titles.get(block.chapter, "")) if names else ""
-        before = [(pairs[i - 1][0], chunk_id) if i else _last_sentence(ctx, chunk_id)
-                  for i in range(len(pairs))] if whose else []
-        alone = [dies_in(w, whose, ctx.people) if whose else False for w, _ in pairs]
-        told = [a or (dies_in(w, whose, ctx.people, before[i][0]) if whose else False)
-                for i, (a, (w, _)) in enumerate(zip(alone, pairs, strict=True))]
+        alone, told, before = _deaths_told(ctx, whose, chunk_id, [w for w, _ in pairs])
         for i, (written, simple) in enumerate(pairs):
             near = " ".join([*(s for _, s in pairs[max(0, i - 1):i + 2]), scene])
             dies = told[i]
@@ -232,6 +228,20 @@ def _asks_death(ctx: Ctx, weights: Mapping[str, float],
     texts = [to_simplified(ctx.plan.question),
              *(f for t in weights for f in _forms(t, wordings))]
     return any(ch in text for text in texts for ch in dead)
+
+
+def _deaths_told(ctx: Ctx, whose: str | None, chunk_id: str, sentences: Sequence[str]
+                 ) -> tuple[list[bool], list[bool], list[tuple[str, str]]]:
+    """Of each sentence of a block: does it tell `whose`'s death by itself, does it with the
+    sentence before it (言讫而亡), and that sentence with its block."""
+    if not whose:
+        return [False] * len(sentences), [False] * len(sentences), []
+    before = [(sentences[i - 1], chunk_id) if i else _last_sentence(ctx, chunk_id)
+              for i in range(len(sentences))]
+    alone = [dies_in(w, whose, ctx.people) for w in sentences]
+    told = [a or dies_in(w, whose, ctx.people, before[i][0])
+            for i, (a, w) in enumerate(zip(alone, sentences, strict=True))]
+    return alone, told, before
 
 
 def _last_sentence(ctx: Ctx, chunk_id: str) -> tuple[str, str]:

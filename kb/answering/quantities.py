@@ -36,7 +36,8 @@ def quantity_pattern(plan: Plan) -> re.Pattern[str]:
     unit, noun = plan.detail.unit, plan.detail.noun
     if unit is None:
         measure = plan.detail.measure
-        return re.compile(f"{number}[{measure}]" if measure else f"{number}[{measure_words}]?")
+        return re.compile(f"{number}[{measure}](?:{number}[{measure}])*" if measure  # 一尺五寸
+                          else f"{number}[{measure_words}]?")
     if unit == chars.money:
         tail = f"[{chars.currency}]"
     elif unit in chars.people_units and unit != chars.generic_unit:

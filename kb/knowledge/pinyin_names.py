@@ -186,7 +186,10 @@ def _spellings(words: Sequence[str], known: Sequence[bool], spelled: Sequence[st
     written = list(words[i:j])
     swapped = [spelled[k] if k < len(spelled) and known[k] and spelled[k] else words[k]
                for k in range(i, j)]
-    return [written] if swapped == written else [written, swapped]
+    found = [written] if swapped == written else [written, swapped]
+    if j - i == 2 and swapped[0] != written[0] and swapped[1] == written[1]:
+        found.append([swapped[1], swapped[0]])  # Marshal Hong: the title after the surname (洪太尉)
+    return found
 
 
 @lru_cache(maxsize=DISPLAY_CACHE)
