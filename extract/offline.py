@@ -22,10 +22,16 @@ from extract.speech import adoption, lord, oath
 from extract.summary import chapter_summary
 from extract.text import ChapterTexts, Span, window
 from ingest.chunking import Block
+from kb.knowledge.genre import genre
 from kb.knowledge.models import Event, Participant, Relation, SourceRef, State
+from kb.knowledge.surnames import surnames
 
 MAX_PARTICIPANTS = 6
 EVENT_ORDER_BASE = 100
+KIN_REACH = 3
+"""The kinship word ends right before the name: at most this many characters (长子, 其弟)."""
+KIN_BACK = 80
+"""The relative is named at most this far before the kinship word's name (a short speech between)."""
 MOVE_CONFIDENCE = 0.6
 """A place reached (来到/到得/回到 + place) is a move; a place one is at (在/上) stays at 0.45."""
 SWORN = "sworn_brothers"
@@ -200,6 +206,9 @@ class OfflineExtractor:
                                *lord(scan, index, self.texts.is_unique),
                                *adoption(scan, index, self.texts.is_unique)]:
                     _keep(found, _linked(spoken, event))
+            if seg.narrative:  # before the check of two people: the relative may stand before
+                for relation in self._surname_kin(scan, seg, event):
+                    _keep(found, relation)
             if len(seg.people) < 2:
                 continue
             for cue in self.cues.relations:
@@ -250,6 +259,53 @@ class OfflineExtractor:
                         origin="extracted", description="杀 with the killer named a sentence before"))
                 break
         return found
+
+    def _surname_kin(self, scan: BlockScan, seg: Segment, event: Event | None) -> list[Relation]:
+        """长子甲乙, 其弟甲丙: a person named in full right after a kinship word (the genre's
+        `kin_before_name`) is family of the one of the same surname named last before them in
+        the block, within `KIN_BACK` characters (the father who spoke just before)."""
+        kin = genre().kin_before_name
+        if kin is None:
+            return []
+        names = self.roster.full_names
+        found = []
+        for m in seg.mentions:
+            surname = surnames().of(names.get(m.person, ""))
+            if surname is None or m.form != names.get(m.person) or len(m.form) == len(surname) or \
+                    not kin.search(scan.text, max(seg.span.start, m.start - KIN_REACH), m.start):
+                continue
+            before = [o for o in scan.mentions if o.end <= m.start and m.start - o.end <= KIN_BACK
+                      and o.person != m.person and surnames().of(names.get(o.person, "")) == surname]
+            if not before:
+                continue
+            other = before[-1]
+            source, target = sorted((other.person, m.person))
+            quotes = self._kin_quotes(scan, other, m)
+            if not quotes:
+                continue
+            linked = [event.id] if event is not None and {source, target} <= set(event.person_ids) else []
+            found.append(Relation(id=relation_id(source, target, "family", False), source=source,
+                                  target=target, type="family", directed=False,
+                                  chapters=[scan.block.chapter], events=linked,
+                                  sources=[self._ref(scan, q) for q in quotes], confidence=0.5,
+                                  origin="extracted", description="kin of one surname"))
+        return found
+
+    def _kin_quotes(self, scan: BlockScan, other: Mention, kin: Mention) -> list[str]:
+        """One passage from the relative named before to the one after the kinship word, or, when
+        a speech stands between, the two names' own passages."""
+        def around(m: Mention) -> Span | None:
+            return next((s.span for s in scan.segments if s.span.start <= m.start < s.span.end), None)
+
+        first, second = around(other), around(kin)
+        if first is None or second is None:
+            return []
+        whole = self._quote(scan, Span(first.start, second.end), other.start, kin.end)
+        if whole is not None:
+            return [whole]
+        quotes = [self._quote(scan, first, other.start, other.end),
+                  self._quote(scan, second, max(second.start, kin.start - KIN_REACH), kin.end)]
+        return [q for q in quotes if q is not None] if all(quotes) else []
 
     def _name_relations(self, scan: BlockScan, seg: Segment, event: Event | None) -> list[Relation]:
         """Relations a name states itself: 甲娘子 → spouse, 甲丈人 → father-in-law."""

@@ -169,3 +169,13 @@ def test_the_summary_reads_the_couplets_words(inputs: Inputs) -> None:
         23, inputs.by_chapter([23])[23])
     assert part.summary is not None
     assert any("虎" in to_simplified(ref.quote) for ref in part.summary.sources)
+
+
+def test_a_kinship_word_before_a_full_name_makes_family_of_the_one_of_its_surname() -> None:
+    """长子赵丙 after 赵甲 spoke: family, though a speech stands between; 钱乙 of another surname,
+    named nearer, is not."""
+    roster = _tiny([("zhao_jia", "赵甲"), ("zhao_bing", "赵丙"), ("qian", "钱乙")])
+    text = "赵甲大怒曰：“吾必报此仇！”钱乙劝之不听。长子赵丙曰：“儿愿随行。”"
+    part = _extract(text, roster)
+    family = {tuple(sorted((r.source, r.target))) for r in part.relations if r.type == "family"}
+    assert family == {("zhao_bing", "zhao_jia")}
