@@ -207,8 +207,8 @@ class OfflineExtractor:
                                *adoption(scan, index, self.texts.is_unique)]:
                     _keep(found, _linked(spoken, event))
             if seg.narrative:  # before the check of two people: the relative may stand before
-                for relation in self._surname_kin(scan, seg, event):
-                    _keep(found, relation)
+                for kin in self._surname_kin(scan, seg, event):
+                    _keep(found, kin)
             if len(seg.people) < 2:
                 continue
             for cue in self.cues.relations:
