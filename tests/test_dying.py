@@ -34,3 +34,12 @@ def test_whose_death_a_sentence_tells(sentence: str, person: str, dies: bool) ->
 def test_a_death_word_without_a_name_is_said_of_the_one_named_before() -> None:
     assert dies_in("言讫而亡。", "zhao", PEOPLE, before="赵甲大叫曰：“奈何死乎！”")
     assert not dies_in("言讫而亡。", "zhao", PEOPLE)
+
+
+def test_a_quoted_sentence_says_who_its_one_character_names_are() -> None:
+    from kb.answering.short_names import short_names
+
+    block = "赵甲与钱乙饮酒。钱乙出言不逊。甲大怒，拔剑杀乙。"
+    assert short_names("甲大怒，拔剑杀乙。", block, PEOPLE) == [("甲", "zhao"), ("乙", "qian")]
+    assert short_names("赵甲大怒，拔剑杀乙。", block, PEOPLE) == [("乙", "qian")]  # 赵甲 in full
+    assert short_names("众皆大怒。", block, PEOPLE) == []

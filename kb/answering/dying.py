@@ -41,7 +41,7 @@ DOUBT_REACH = 2
 """Characters before a killing word where a doubt makes it a threat (誓杀甲, 欲杀甲)."""
 
 
-def _forms(pid: str, people: PeopleIndex) -> tuple[set[str], set[str]]:
+def forms_of(pid: str, people: PeopleIndex) -> tuple[set[str], set[str]]:
     """The person's names of two characters or more, and the short forms read only at a clause's
     start or after a killing word: the given name alone (甲乙 → 乙), the title alone (甲夫人 → 夫人)."""
     names = [to_simplified(n) for n in people.people[pid].all_names]
@@ -51,7 +51,7 @@ def _forms(pid: str, people: PeopleIndex) -> tuple[set[str], set[str]]:
     return {n for n in names if len(n) >= 2} - short, short
 
 
-def _named_at(text: str, forms: Iterable[str], short: Iterable[str], kills: Iterable[str]
+def named_at(text: str, forms: Iterable[str], short: Iterable[str], kills: Iterable[str]
               ) -> list[tuple[int, int]]:
     spans = [(m.start(), m.end()) for form in forms for m in re.finditer(re.escape(form), text)]
     for form in short:
@@ -89,7 +89,7 @@ def dies_in(sentence: str, person: str, people: PeopleIndex, before: str = "") -
     kills = [w for w in (*lang.words_of("states_kill"), *lang.words_of("asserts_kill"))]
     others = {pid for pid, _ in people.find(before + sentence) if pid in people.people} - {person}
     named = [(s, e, pid) for pid in [*others, person]
-             for s, e in _named_at(text, *_forms(pid, people), kills)]
+             for s, e in named_at(text, *forms_of(pid, people), kills)]
     for start, _ in ((s, e) for s, e, pid in named if pid == person and s >= len(head)):
         # a killing done to them: 杀甲, 杀了甲 (not 杀奔甲寨, not 誓杀甲)
         for k in kills:

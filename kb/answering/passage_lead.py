@@ -9,6 +9,7 @@ from core.text import to_simplified
 from kb.answering.drafting import Ctx
 from kb.answering.passage_reading import Reading
 from kb.answering.quantities import quantity_in
+from kb.answering.short_names import short_names
 
 MAX_NAMED = 3
 """A who answer names at most this many people (a list of a dozen generals answers nothing)."""
@@ -21,17 +22,23 @@ def slot_of(ctx: Ctx, reading: Reading) -> str | None:
         block = ctx.block_of(reading.chunk_id)
         return ctx.say("chapter.one", n=block.chapter) if block is not None else None
     if asks == "who":
-        return _others(ctx, reading.sentence)
+        return _others(ctx, reading)
     if asks == "how_many":
         return quantity_in(to_simplified(reading.sentence), ctx.plan, ctx.people)
     return None
 
 
-def _others(ctx: Ctx, sentence: str) -> str | None:
-    """The people the sentence names besides the question's own, in the order it names them."""
+def _others(ctx: Ctx, reading: Reading) -> str | None:
+    """The people the sentence names besides the question's own, in the order it names them, a
+    person it names by the given name alone among them (褚 … 杀攸: 许褚, `short_names`)."""
     own = {*ctx.plan.person_ids, *(pid for pid, _ in ctx.plan.named)}  # 丁原 of 杀了丁原投奔了谁
-    found = [pid for pid, _ in ctx.people.find(sentence) if pid not in own]
-    named = list(dict.fromkeys(found))
+    text = to_simplified(reading.sentence)
+    at = [(text.find(to_simplified(w)), pid) for pid, w in ctx.people.find(reading.sentence)]
+    block = ctx.block_of(reading.chunk_id)
+    if block is not None:
+        at += [(text.find(short), pid) for short, pid in short_names(reading.sentence, block.text,
+                                                                      ctx.people)]
+    named = list(dict.fromkeys(pid for _, pid in sorted(at) if pid not in own))
     if not named or len(named) > MAX_NAMED:
         return None
     return ctx.say("sep.list").join(ctx.name(pid) for pid in named)

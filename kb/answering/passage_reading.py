@@ -206,18 +206,21 @@ def readings(ctx: Ctx) -> list[Reading]:
 
 
 def death_subject(ctx: Ctx, dead: bool | None = None) -> str | None:
-    """The one person whose death the question asks how, where or when (`DEATH_ASKS`), or None."""
+    """The one person whose death the question asks how, where or when (`DEATH_ASKS`), or who
+    killed them (被谁杀), or None."""
     people = set(ctx.plan.person_ids)
-    if len(people) != 1 or ctx.plan.asks not in DEATH_ASKS:
-        return None
     lang = language()
     asked = fold_colloquial(to_simplified(ctx.plan.question))
+    killed = ctx.plan.asks == "who" and ctx.plan.detail.passive and has_any(
+        asked, (*lang.words_of("states_kill"), *lang.words_of("asserts_kill")))
+    if len(people) != 1 or (ctx.plan.asks not in DEATH_ASKS and not killed):
+        return None  # (甲被谁杀了 asks the one named in the sentence that tells his death)
     if set(called_families(ctx)) & set(lang.reading.dying) or \
             has_any(asked, (*lang.words_of("deeds"), *lang.words_of("journey"))):
         return None  # 临死前说了什么, 从起兵到死做了什么: about a life or its last hours
     if dead is None:
         dead = _asks_death(ctx, reading_weights(ctx), book_wordings(ctx))
-    return next(iter(people)) if dead else None
+    return next(iter(people)) if dead or killed else None
 
 
 def _asks_death(ctx: Ctx, weights: Mapping[str, float],

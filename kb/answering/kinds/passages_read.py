@@ -9,10 +9,11 @@ from __future__ import annotations
 from kb.answering.drafting import Ctx, Draft, Writer
 from kb.answering.kinds import Kind
 from kb.answering.passage_lead import slot_of
-from kb.answering.passage_reading import death_subject, readings
+from kb.answering.passage_reading import Reading, death_subject, readings
 from kb.answering.plan import Plan
 from kb.answering.quantities import has_quantity
 from kb.answering.record_search import participants
+from kb.answering.short_names import short_names
 from kb.knowledge.genre import is_death
 
 MIN_SCORE = 0.8
@@ -53,6 +54,7 @@ def compose(ctx: Ctx) -> Draft | None:
         line = (ctx.say("passage.item") if w.lines else ctx.say("passage.lead", slot=slot)
                 if slot else ctx.say("fact.said"))
         w.add(line, (r.sentence, r.chunk_id))
+        _gloss(ctx, w, r)
         shown.add(r.sentence)
         if w.quotes[1:]:
             continue
@@ -62,6 +64,16 @@ def compose(ctx: Ctx) -> Draft | None:
                 w.add(ctx.say("passage.item"), (near, chunk))
                 shown.add(near)
     return w.draft() if w.lines else None
+
+
+def _gloss(ctx: Ctx, w: Writer, r: Reading) -> None:
+    """After the quote, who its one-character names are (褚 is 许褚): `short_names`."""
+    block = ctx.block_of(r.chunk_id)
+    named = short_names(r.sentence, block.text, ctx.people) if block is not None else []
+    if named:
+        sep = ctx.say("sep.list")
+        w.lines[-1] += ctx.say("passage.short", names=sep.join(
+            ctx.say("passage.short_one", short=short, name=ctx.name(pid)) for short, pid in named))
 
 
 def _death_recorded(ctx: Ctx, person: str) -> bool:
