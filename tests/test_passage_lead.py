@@ -25,7 +25,7 @@ def _ctx(asks: str, plan_people: list[str], named: list[str], chapter: int = 3) 
     return SimpleNamespace(plan=plan, people=PEOPLE,
                            name=lambda pid: PEOPLE.people[pid].name,
                            say=lambda key, **f: frames("zh").phrase(key, **f),
-                           block_of=lambda _: SimpleNamespace(chapter=chapter))
+                           block_of=lambda _: SimpleNamespace(chapter=chapter, text=SAID))
 
 
 def _reading(sentence: str) -> Reading:

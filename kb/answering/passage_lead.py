@@ -30,7 +30,7 @@ def slot_of(ctx: Ctx, reading: Reading) -> str | None:
 
 def _others(ctx: Ctx, reading: Reading) -> str | None:
     """The people the sentence names besides the question's own, in the order it names them, a
-    person it names by the given name alone among them (褚 … 杀攸: 许褚, `short_names`)."""
+    person it names by the given name alone among them (乙 … 杀丁: 甲乙, `short_names`)."""
     own = {*ctx.plan.person_ids, *(pid for pid, _ in ctx.plan.named)}  # 丁原 of 杀了丁原投奔了谁
     text = to_simplified(reading.sentence)
     at = [(text.find(to_simplified(w)), pid) for pid, w in ctx.people.find(reading.sentence)]

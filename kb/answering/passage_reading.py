@@ -40,6 +40,10 @@ DEATH_BONUS = 0.3
 TOLD_DEATH = 0.6
 """A sentence that tells the asked person's death (`kb.answering.dying`) answers how they died
 even when it holds none of the question's other words."""
+SAID_SHARE = 0.5
+"""Of that, a death someone reports in speech (乙曰：「甲已亡」) counts half: the narrative tells
+how it happened."""
+OPEN_QUOTES = "「『“"
 WINDOW_ASKS = ("why",)
 """Asks whose family's cue may stand in the sentence before or after the one holding the question's
 words: a cause is told around the act (因此 in the next sentence, 想起 … 恩义 in the one before),
@@ -182,7 +186,8 @@ def readings(ctx: Ctx) -> list[Reading]:
             held_words = covered(simple) + NEIGHBOUR_SHARE * covered(near)
             if weights and held_words < MIN_WORDS and not dies:
                 continue  # the cue and the people alone: a sentence of another story
-            score = held_words + at_death + (TOLD_DEATH if dies else 0.0)
+            death_bonus = TOLD_DEATH * (SAID_SHARE if _said(written) else 1.0) if dies else 0.0
+            score = held_words + at_death + death_bonus
             held = sum(any(c in (near if family in window else simple) for c in family)
                        for family in cues)
             if cues and not held and not dies:
@@ -245,6 +250,10 @@ def _deaths_told(ctx: Ctx, whose: str | None, chunk_id: str, sentences: Sequence
     told = [a or dies_in(w, whose, ctx.people, before[i][0])
             for i, (a, w) in enumerate(zip(alone, sentences, strict=True))]
     return alone, told, before
+
+
+def _said(sentence: str) -> bool:
+    return any(mark in sentence for mark in OPEN_QUOTES)
 
 
 def _last_sentence(ctx: Ctx, chunk_id: str) -> tuple[str, str]:

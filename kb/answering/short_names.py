@@ -1,4 +1,4 @@
-"""Who a one-character name in a quoted sentence is (褚大怒，拔剑杀攸: 褚 is 许褚, 攸 许攸): a
+"""Who a one-character name in a quoted sentence is (乙大怒，拔剑杀丁: 乙 is 甲乙, 丁 丙丁): a
 historical novel names a person by the given name alone once the passage has named them in
 full, and a reader of one quoted sentence has not read the passage. The forms are read as
 `kb.answering.dying` reads them (at a clause's start or after a killing word), of the people the

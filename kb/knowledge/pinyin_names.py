@@ -188,7 +188,7 @@ def _spellings(words: Sequence[str], known: Sequence[bool], spelled: Sequence[st
                for k in range(i, j)]
     found = [written] if swapped == written else [written, swapped]
     if j - i == 2 and swapped[0] != written[0] and swapped[1] == written[1]:
-        found.append([swapped[1], swapped[0]])  # Marshal Hong: the title after the surname (洪太尉)
+        found.append([swapped[1], swapped[0]])  # Marshal Jia: the title after the surname (甲太尉)
     return found
 
 

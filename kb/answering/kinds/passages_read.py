@@ -67,7 +67,7 @@ def compose(ctx: Ctx) -> Draft | None:
 
 
 def _gloss(ctx: Ctx, w: Writer, r: Reading) -> None:
-    """After the quote, who its one-character names are (褚 is 许褚): `short_names`."""
+    """After the quote, who its one-character names are (乙 is 甲乙): `short_names`."""
     block = ctx.block_of(r.chunk_id)
     named = short_names(r.sentence, block.text, ctx.people) if block is not None else []
     if named:
