@@ -14,8 +14,11 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cli.common import (
+    BookOpt,
+    book_settings,
     chapters_option,
     console,
+    fail,
     handle_errors,
     load_corpus_for,
     print_json,
@@ -246,9 +249,10 @@ def discover_report(people: Annotated[str | None, typer.Option(
                                          "the curated lexicon.jsonl of the bundle")] = None,
                     show: Annotated[int, typer.Option("--show", min=0,
                                                       help="misses and errors listed")] = 15,
-                    json_out: JsonOpt = False) -> None:
+                    json_out: JsonOpt = False, book: BookOpt = None) -> None:
     """Discover the book's people and aliases from its text alone and measure them against
-    labelled people: recall by mentions, alias recall and precision, merged pairs. Writes nothing."""
+    labelled people: recall by mentions, alias recall and precision, merged pairs. Writes nothing.
+    A book built from its text has no curated lexicon: give `--people`."""
     import time
     from pathlib import Path
 
@@ -257,7 +261,10 @@ def discover_report(people: Annotated[str | None, typer.Option(
     from extract.pipeline import LEXICON_FILE
     from extract.text import ChapterTexts
 
-    cfg = settings()
+    cfg = book_settings(book)
+    if people is None and not (cfg.bundle / LEXICON_FILE).exists():
+        raise fail(f"--people: the book {cfg.corpus_name!r} has no curated lexicon to measure "
+                   "against; give a file of labelled people (JSON lines: id, name, aliases)")
     labelled = read_labelled(Path(people) if people else cfg.bundle / LEXICON_FILE)
     texts = ChapterTexts(load_corpus_for(cfg).blocks)
     started = time.perf_counter()

@@ -178,3 +178,17 @@ def test_chunk_size_is_the_books_own(library: dict[str, Any]) -> None:
                                             "blocks.jsonl").read_text().splitlines()]
     assert max(b["end"] - b["start"] for b in blocks) < 600
     assert kbx(library["env"], "chunk", "ch001_chunk_002", "--book", "short")["chapter"] == 1
+
+
+def test_the_discovery_of_a_built_book_is_measured_against_labels_given(
+        library: dict[str, Any], tmp_path: Path) -> None:
+    """A book built from its text has no curated lexicon: `--people` is asked for by name, and
+    given, the report measures the book's own text."""
+    env = library["env"]
+    missing = runner.invoke(app, ["extract", "discover-report", "--book", "mini"], env=env)
+    assert missing.exit_code == 2 and "--people" in missing.output
+    labels = tmp_path / "people.jsonl"
+    labels.write_text(json.dumps({"id": "liu_bei", "name": "刘备", "aliases": ["玄德"]},
+                                 ensure_ascii=False) + "\n", encoding="utf-8")
+    report = kbx(env, "extract", "discover-report", "--book", "mini", "--people", str(labels))
+    assert report["people"] == 1 and report["found"] == 1
