@@ -19,9 +19,11 @@ PEOPLE = PeopleIndex.build([Person(id="lv_bu", name="吕布", aliases=["奉先"]
 SAID = "布沈吟良久曰：“吾欲杀丁原，引军归董卓，何如？”"  # 第3回
 
 
-def _ctx(asks: str, plan_people: list[str], named: list[str], chapter: int = 3) -> Any:
+def _ctx(asks: str, plan_people: list[str], named: list[str], chapter: int = 3,
+         passive: bool = False) -> Any:
     plan = SimpleNamespace(asks=asks, person_ids=plan_people,
-                           named=[(p, PEOPLE.people[p].name) for p in named])
+                           named=[(p, PEOPLE.people[p].name) for p in named],
+                           detail=SimpleNamespace(passive=passive))
     return SimpleNamespace(plan=plan, people=PEOPLE,
                            name=lambda pid: PEOPLE.people[pid].name,
                            say=lambda key, **f: frames("zh").phrase(key, **f),
@@ -48,3 +50,9 @@ def test_a_chapter_question_states_the_chapter_of_the_block() -> None:
 
 def test_other_asks_state_nothing() -> None:
     assert slot_of(_ctx("why", ["lv_bu"], ["lv_bu"]), _reading(SAID)) is None
+
+
+def test_who_did_it_to_them_names_only_those_before_the_act() -> None:
+    """丁原被谁杀了: of the sentence's people, the one before 杀, not 董卓 after it."""
+    ctx = _ctx("who", ["ding_yuan"], ["ding_yuan"], passive=True)
+    assert slot_of(ctx, _reading("吕布拔剑杀了丁原，提头去见董卓。")) == "吕布"

@@ -10,6 +10,7 @@ from kb.answering.drafting import Ctx
 from kb.answering.passage_reading import Reading
 from kb.answering.quantities import quantity_in
 from kb.answering.short_names import short_names
+from kb.knowledge.language import language
 
 MAX_NAMED = 3
 """A who answer names at most this many people (a list of a dozen generals answers nothing)."""
@@ -30,7 +31,8 @@ def slot_of(ctx: Ctx, reading: Reading) -> str | None:
 
 def _others(ctx: Ctx, reading: Reading) -> str | None:
     """The people the sentence names besides the question's own, in the order it names them, a
-    person it names by the given name alone among them (乙 … 杀丁: 甲乙, `short_names`)."""
+    person it names by the given name alone among them (乙 … 杀丁: 甲乙, `short_names`); of a
+    question who did an act to its person (被谁), those named before the act's word."""
     own = {*ctx.plan.person_ids, *(pid for pid, _ in ctx.plan.named)}  # 丁原 of 杀了丁原投奔了谁
     text = to_simplified(reading.sentence)
     at = [(text.find(to_simplified(w)), pid) for pid, w in ctx.people.find(reading.sentence)]
@@ -38,7 +40,14 @@ def _others(ctx: Ctx, reading: Reading) -> str | None:
     if block is not None:
         at += [(text.find(short), pid) for short, pid in short_names(reading.sentence, block.text,
                                                                       ctx.people)]
-    named = list(dict.fromkeys(pid for _, pid in sorted(at) if pid not in own))
+    at = [(pos, pid) for pos, pid in sorted(at) if pid not in own]
+    if ctx.plan.detail.passive:  # 甲被谁杀了: the doer stands before the act (乙…杀甲, 引丙来见)
+        lang = language()
+        acts = [text.find(w) for w in (*lang.words_of("states_kill"), *lang.words_of("asserts_kill"))]
+        first = min((a for a in acts if a >= 0), default=-1)
+        before = [(pos, pid) for pos, pid in at if 0 <= pos < first]
+        at = before or at
+    named = list(dict.fromkeys(pid for _, pid in at))
     if not named or len(named) > MAX_NAMED:
         return None
     return ctx.say("sep.list").join(ctx.name(pid) for pid in named)
