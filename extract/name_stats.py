@@ -123,6 +123,7 @@ class TextStats:
     right: dict[str, Counter[str]] = field(default_factory=dict)
     opening_speakers: list[dict[str, list[int]]] = field(default_factory=list)
     """per text: a character that opens a clause and speaks (。乙曰) → where it stands"""
+    _surnamed: dict[tuple[int, str], list[tuple[int, str]]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, texts: Sequence[str], surnames: Surnames, words: PeopleWords) -> TextStats:
@@ -147,17 +148,27 @@ class TextStats:
         if surname is None or len(name) - len(surname) != 1:
             return 0
         given, n = name[-1], 0
-        for text, speakers in zip(self.texts, self.opening_speakers, strict=True):
+        for index, (text, speakers) in enumerate(zip(self.texts, self.opening_speakers, strict=True)):
             places = speakers.get(given)
             if not places or name not in text:
                 continue
-            named = [(m.start() - 1, text[m.start() - 1:m.end()]) for m in re.finditer(given, text)
-                     if m.start() > 0 and text[m.start() - 1] in surnames.single]
+            named = self._surname_before(index, given, surnames)
             for place in places:
-                last = next((full for at, full in reversed(named) if at < place), None)
-                near = next((at for at, _ in reversed(named) if at < place), -SCENE)
-                n += last == name and place - near <= SCENE
+                last = next(((at, full) for at, full in reversed(named) if at < place), None)
+                n += last is not None and last[1] == name and place - last[0] <= SCENE
         return n
+
+    def _surname_before(self, index: int, given: str, surnames: Surnames) -> list[tuple[int, str]]:
+        """Where text `index` writes a surname + `given` (丙乙), in order; kept for the other names
+        of that given character."""
+        key = (index, given)
+        found = self._surnamed.get(key)
+        if found is None:
+            text = self.texts[index]
+            found = self._surnamed[key] = [
+                (m.start() - 1, text[m.start() - 1:m.end()]) for m in re.finditer(re.escape(given), text)
+                if m.start() > 0 and text[m.start() - 1] in surnames.single]
+        return found
 
     def _scan(self, text: str, surnames: Surnames, cues: re.Pattern[str],
               determiners: frozenset[str]) -> None:

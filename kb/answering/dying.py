@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import cache
 
 from core.text import to_simplified
 from kb.answering.people_index import PeopleIndex
@@ -39,6 +40,18 @@ OPEN_MARKS, CLOSE_MARKS = "「『“", "」』”"
 SPEECH = re.compile(r"[「『“][^「『“」』”]*[」』”]")
 DOUBT_REACH = 2
 """Characters before a killing word where a doubt makes it a threat (誓杀甲, 欲杀甲)."""
+
+
+@cache
+def kill_words() -> tuple[str, ...]:
+    """The language's words of a killing (`states_kill`, `asserts_kill`: 杀, 斩, 打死)."""
+    lang = language()
+    return tuple(dict.fromkeys((*lang.words_of("states_kill"), *lang.words_of("asserts_kill"))))
+
+
+def said(sentence: str) -> bool:
+    """The sentence holds a speech (an opening quotation mark)."""
+    return any(mark in sentence for mark in OPEN_MARKS)
 
 
 def forms_of(pid: str, people: PeopleIndex) -> tuple[set[str], set[str]]:
@@ -86,7 +99,7 @@ def dies_in(sentence: str, person: str, people: PeopleIndex, before: str = "") -
     text = head + to_simplified(sentence)
     g, lang = genre(), language()
     passive = tuple(lang.extraction.passive) if lang.extraction else ("被",)
-    kills = [w for w in (*lang.words_of("states_kill"), *lang.words_of("asserts_kill"))]
+    kills = kill_words()
     others = {pid for pid, _ in people.find(before + sentence) if pid in people.people} - {person}
     named = [(s, e, pid) for pid in [*others, person]
              for s, e in named_at(text, *forms_of(pid, people), kills)]

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from core.text import to_simplified
 from kb.answering.drafting import Ctx
+from kb.answering.dying import kill_words
 from kb.answering.passage_reading import Reading
 from kb.answering.quantities import quantity_in
 from kb.answering.short_names import short_names
-from kb.knowledge.language import language
 
 MAX_NAMED = 3
 """A who answer names at most this many people (a list of a dozen generals answers nothing)."""
@@ -42,8 +42,7 @@ def _others(ctx: Ctx, reading: Reading) -> str | None:
                                                                       ctx.people)]
     at = [(pos, pid) for pos, pid in sorted(at) if pid not in own]
     if ctx.plan.detail.passive:  # 甲被谁杀了: the doer stands before the act (乙…杀甲, 引丙来见)
-        lang = language()
-        acts = [text.find(w) for w in (*lang.words_of("states_kill"), *lang.words_of("asserts_kill"))]
+        acts = [text.find(w) for w in kill_words()]
         first = min((a for a in acts if a >= 0), default=-1)
         before = [(pos, pid) for pos, pid in at if 0 <= pos < first]
         at = before or at

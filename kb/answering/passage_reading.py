@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from core.text import normalize, to_simplified
 from kb.answering.coverage import Coverage, _forms
 from kb.answering.drafting import Ctx
-from kb.answering.dying import dies_in
+from kb.answering.dying import dies_in, kill_words, said
 from kb.answering.passage_words import book_wordings, never_written, reading_weights
 from kb.answering.quotes import normalized_block, sentence_pairs
 from kb.answering.record_search import participants
@@ -43,7 +43,6 @@ even when it holds none of the question's other words."""
 SAID_SHARE = 0.5
 """Of that, a death someone reports in speech (乙曰：「甲已亡」) counts half: the narrative tells
 how it happened."""
-OPEN_QUOTES = "「『“"
 WINDOW_ASKS = ("why",)
 """Asks whose family's cue may stand in the sentence before or after the one holding the question's
 words: a cause is told around the act (因此 in the next sentence, 想起 … 恩义 in the one before),
@@ -186,7 +185,7 @@ def readings(ctx: Ctx) -> list[Reading]:
             held_words = covered(simple) + NEIGHBOUR_SHARE * covered(near)
             if weights and held_words < MIN_WORDS and not dies:
                 continue  # the cue and the people alone: a sentence of another story
-            death_bonus = TOLD_DEATH * (SAID_SHARE if _said(written) else 1.0) if dies else 0.0
+            death_bonus = TOLD_DEATH * (SAID_SHARE if said(written) else 1.0) if dies else 0.0
             score = held_words + at_death + death_bonus
             held = sum(any(c in (near if family in window else simple) for c in family)
                        for family in cues)
@@ -216,8 +215,7 @@ def death_subject(ctx: Ctx, dead: bool | None = None) -> str | None:
     people = set(ctx.plan.person_ids)
     lang = language()
     asked = fold_colloquial(to_simplified(ctx.plan.question))
-    killed = ctx.plan.asks == "who" and ctx.plan.detail.passive and has_any(
-        asked, (*lang.words_of("states_kill"), *lang.words_of("asserts_kill")))
+    killed = ctx.plan.asks == "who" and ctx.plan.detail.passive and has_any(asked, kill_words())
     if len(people) != 1 or (ctx.plan.asks not in DEATH_ASKS and not killed):
         return None  # (甲被谁杀了 asks the one named in the sentence that tells his death)
     if set(called_families(ctx)) & set(lang.reading.dying) or \
@@ -250,10 +248,6 @@ def _deaths_told(ctx: Ctx, whose: str | None, chunk_id: str, sentences: Sequence
     told = [a or dies_in(w, whose, ctx.people, before[i][0])
             for i, (a, w) in enumerate(zip(alone, sentences, strict=True))]
     return alone, told, before
-
-
-def _said(sentence: str) -> bool:
-    return any(mark in sentence for mark in OPEN_QUOTES)
 
 
 def _last_sentence(ctx: Ctx, chunk_id: str) -> tuple[str, str]:

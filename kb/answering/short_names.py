@@ -7,17 +7,15 @@ sentence's block names in full."""
 from __future__ import annotations
 
 from core.text import to_simplified
-from kb.answering.dying import forms_of, named_at
+from kb.answering.dying import forms_of, kill_words, named_at
 from kb.answering.people_index import PeopleIndex
-from kb.knowledge.language import language
 
 
 def short_names(sentence: str, block_text: str, people: PeopleIndex) -> list[tuple[str, str]]:
     """(the short form, the person id) for each person of the block the sentence names only
     by a short form, in the sentence's order; a form two of them share is left out."""
     text = to_simplified(sentence)
-    lang = language()
-    kills = [*lang.words_of("states_kill"), *lang.words_of("asserts_kill")]
+    kills = kill_words()
     found: dict[str, list[tuple[int, str]]] = {}
     for pid, _ in people.find(block_text):
         if pid not in people.people:

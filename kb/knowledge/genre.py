@@ -237,8 +237,8 @@ class Genre(_Data):
     address_terms: tuple[str, ...] = Field(
         default=(), description="forms that denote whoever holds them, never one person")
     kin_before_name: Pattern | None = Field(default=None, description="right before a full "
-                                            "name: a kinship word (长子乙, 其弟乙); two people "
-                                            "of one surname in a sentence with it are family")
+                                            "name: a kinship word (长子乙, 其弟乙); the name is "
+                                            "family of the one of its surname named just before")
     huimu: Huimu
     summary: Summary
     people: PeopleWords = Field(description="what marks a person (text-people's discovery)")
