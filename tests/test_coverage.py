@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from kb.answering.coverage import Coverage
+from kb.answering.coverage import Coverage, unseen_terms
+from kb.answering.plan import Plan
+from kb.answering.refusals import asked_missing
+from kb.answering.wording import asked_form
+from retrieval.bm25 import lucene_idf
 
 
 def test_a_question_word_may_stand_split_in_the_book_a_cut_bigram_may_not() -> None:
@@ -10,3 +14,24 @@ def test_a_question_word_may_stand_split_in_the_book_a_cut_bigram_may_not() -> N
     assert covered("今日我也买了这口好刀") == 0.5  # 买 … 刀 within a clause: the asked word
     assert covered("扭回身，就鞍上把那枝箭") == 0.0  # 上那 is no word of the question
     assert covered("买了一壶酒，刀") == 0.0  # not across a clause
+
+
+def test_no_word_is_read_across_a_clause_of_the_question() -> None:
+    assert asked_form("搭了车，那妇人是谁？") == "搭了车 那妇人是谁"
+
+
+def test_the_thing_asked_must_be_in_the_evidence_a_retelling_need_not() -> None:
+    def missing(question: str, word: str, held: str) -> bool:
+        return asked_missing(Plan("open", [], [], "", question=question), {word: (word,)}, held)
+
+    assert missing("甲最喜欢吃什么水果", "水果", "甲吃了三碗酒")        # 什么水果: what is asked
+    assert missing("甲的生日是哪一天", "生日", "甲那一天出门")           # 生日是哪: what is asked
+    assert not missing("甲在哪家纸马铺买的", "纸马铺", "去纸马铺买了")   # held: answered
+    assert not missing("甲半路上搭车的妇人是谁", "搭车", "妇人来求同载")  # a retelling of the scene
+
+
+def test_unseen_terms_are_those_weighed_as_never_written() -> None:
+    n_docs = 100
+    rare = lucene_idf(1, n_docs)
+    weights = {"妇人": rare / 2, "搭车": rare * 2.0}
+    assert unseen_terms(weights, n_docs) == {"搭车"}

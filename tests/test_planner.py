@@ -215,6 +215,9 @@ def test_an_attribute_is_decided_in_the_plan(index: PeopleIndex, question: str,
     ("王伦是被晁盖杀掉的吗？", "kill", "chao_gai", "wang_lun"),
     ("王伦是被晁盖派谁杀掉的？", "kill", None, "wang_lun"),      # 晁盖 sent the one asked
     ("鲁智深为什么在五台山把智真长老打伤了？", "beat", "lu_zhishen", "zhizhen_zhanglao"),
+    ("王英想活捉扈三娘，后来怎么样了？", None, None, None),    # a plan, not a deed
+    ("宋江被高俅围住，李逵杀出重围去搬谁来救？", None, None, None),  # 杀 of no one; 高俅 in another clause
+    ("宋江在江州劫法场以后，是怎么被高俅陷害的？", "persecute", "gao_qiu", "song_jiang"),  # subject carried
 ])
 def test_the_act_a_question_asserts_is_read_the_right_way_round(
         index: PeopleIndex, question: str, act: str | None, agent: str | None,
@@ -230,6 +233,11 @@ def test_the_act_a_question_asserts_is_read_the_right_way_round(
     ("卢俊义被吴用骗上梁山之后，结局如何？", ["lu_junyi"]),      # 卢俊义's end, 吴用 in a clause
     ("卢俊义和吴用最后怎么样了？", ["lu_junyi", "wu_yong"]),        # both, joined by 和
     ("宋江临死前为什么要把李逵也毒死？", ["song_jiang", "li_kui"]),  # a why stays the pair's
+    ("打完方腊回京，顾大嫂被封了个啥？", ["gu_dasao"]),           # the campaign is the when
+    ("征方腊时阮小二是怎么死的？", ["ruan_xiaoer"]),
+    ("宋江打方腊的时候，阮小二是怎么死的？", ["ruan_xiaoer"]),  # the whole clause is the when
+    ("武松为什么打蒋门神？", ["wu_song", "jiang_menshen"]),       # an attack, not a when
+    ("宋江、卢俊义、吴用各有官职，其中卢俊义封的是什么官？", ["lu_junyi"]),
 ])
 def test_intent_before_the_number_of_names(index: PeopleIndex, question: str,
                                            people: list[str]) -> None:

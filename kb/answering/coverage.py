@@ -70,6 +70,13 @@ def question_weights(question: str, names: Sequence[str], df: Callable[[str], in
     return weights
 
 
+def unseen_terms(weights: Mapping[str, float], n_docs: int) -> set[str]:
+    """The question's words the novel never uses (`UNSEEN_WEIGHT`): a reader's paraphrase (搭车 for
+    同载) or a thing the book has not (水果)."""
+    unseen = lucene_idf(1, n_docs) * UNSEEN_WEIGHT
+    return {t for t, w in weights.items() if w >= unseen - 1e-9}
+
+
 def _without_seams(counts: Sequence[int]) -> list[int]:
     """A known bigram between two commoner known bigrams is the seam of two words (哥报 in
     哥哥报仇): its count is zeroed, so it neither weighs nor covers."""
@@ -138,6 +145,26 @@ def coverage(simplified_sentence: str, weights: Mapping[str, float],
     """Share of the weight whose terms the (simplified) sentence holds. A bigram is held when it is
     a substring: punctuation is never inside a bigram, so this equals n-gram membership."""
     return Coverage(weights, forms)(simplified_sentence)
+
+
+WINDOW = 3
+"""A reader's paraphrase spreads what one sentence of the question says over a few sentences of
+the book (半路上让一个妇人搭车: 见一妇人 … 来求同载 … 让车与妇人): whether the evidence holds the
+question is read over this many consecutive sentences of a block, not one."""
+
+
+def best_window(packed: Sequence[str], block_of: Callable[[str], Block | None],
+                weights: Mapping[str, float], wordings: Wordings, span: int = WINDOW) -> float:
+    """The most of the question's weight that `span` consecutive sentences of one packed block
+    hold (`WINDOW`)."""
+    covered = Coverage(weights, {t: _forms(t, wordings) for t in weights})
+    best = 0.0
+    for chunk_id in packed:
+        block = block_of(chunk_id)
+        simplified = [s for _, s in sentence_pairs(block.text)] if block else []
+        for i in range(len(simplified)):
+            best = max(best, covered("\n".join(simplified[i:i + span])))
+    return best
 
 
 def best_sentences(packed: Sequence[str], block_of: Callable[[str], Block | None],

@@ -35,6 +35,8 @@ PREMISE_ROLES: dict[str, Role] = {"kill": "asserts_kill", "fight": "asserts_figh
                                   "persecute": "asserts_persecute", "beat": "asserts_beat"}
 """The acts a question may say happened between its people, by their words."""
 PATIENT_REACH = 2
+INTENT_REACH = 3
+"""A word of intent this close before an act's word (想刺杀, 欲杀) makes it a plan, not a deed."""
 """Characters between an act's word and the name of the one it was done to (杀了乙, 救出乙)."""
 MAX_TEMPORAL_DETAIL = 4
 """More content than this (characters) makes a 最后/第一次 question about an episode."""
@@ -87,16 +89,30 @@ def asserted_acts(text: str, found: Sequence[tuple[str, str]], lang: Language
             if any(s < end and start < e for s, e in taken) or \
                     any(s < end and start < e for s, e, _ in spans):
                 continue  # a longer word took it, or it is inside a name
-            agent, patient = _roles_of(text, _subjects(text, spans, start, lang), start, end, lang)
+            if has_any(text[max(0, start - INTENT_REACH):start], lang.words_of("intent")):
+                continue  # 甲想刺杀乙: a plan, which may have failed, is not the act
+            clause = _clause_of(text, spans, start, end)
+            agent, patient = _roles_of(text, _subjects(text, clause, start, lang), start, end, lang)
             if agent is not None and _sent_by(text, spans, agent, start, lang):
                 agent = None  # 被甲派谁杀的: 甲 sent the doer, and the doer is asked
             unresolved = agent is None or patient is None
-            if unresolved and (len(word) == 1 or len(spans) != 2 or len(
-                    _subjects(text, spans, start, lang)) < len([s for s in spans if s[1] <= start])):
+            if unresolved and (len(word) == 1 or len(clause) != 2 or len(
+                    _subjects(text, clause, start, lang)) < len([s for s in clause if s[1] <= start])):
                 continue  # the act is done by or to someone the question does not name
             taken.append((start, end))
             acts.append((start, Asserted(act, word, agent, patient)))
     return tuple(a for _, a in sorted(acts, key=lambda f: f[0]))
+
+
+def _clause_of(text: str, spans: Sequence[tuple[int, int, str]], start: int, end: int
+               ) -> list[tuple[int, int, str]]:
+    """The names that may act or be acted on: those of the act's own clause when someone stands
+    in it before the act, not after 被 (甲被乙围住，丙杀出重围: 丙 acts, not 乙), else every name
+    (甲偷渡以后，是怎么被乙活捉的: the clause's subject is 甲, carried over)."""
+    passive = language().chars.passive
+    clause = [s for s in spans if " " not in text[min(s[1], start):max(s[0], end)]]
+    subject = any(e <= start and passive not in text[max(0, s - 2):s] for s, e, _ in clause)
+    return clause if subject else list(spans)
 
 
 def _sent_by(text: str, spans: Sequence[tuple[int, int, str]], agent: str, start: int,

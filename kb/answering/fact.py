@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from core.text import normalize
 from kb.answering.counting import SUPPORT_SENTENCES, counted_first
-from kb.answering.coverage import Coverage, _forms, best_sentences
+from kb.answering.coverage import Coverage, _forms, best_sentences, best_window, unseen_terms
 from kb.answering.drafting import (
     MIN_RECORD_COVERAGE,
     BlockOf,
@@ -25,7 +25,7 @@ from kb.answering.fact_lead import opening
 from kb.answering.quotes import normalized_block
 from kb.answering.record_search import participants
 from kb.answering.records import acted_on, events_before, record_line
-from kb.answering.refusals import missing_part, normalized, not_covered
+from kb.answering.refusals import asked_missing, missing_part, normalized, not_covered
 from kb.knowledge.models import Event, Record, Relation, State
 
 SUPPORT_RECORDS = 3
@@ -51,8 +51,14 @@ def compose_fact(ctx: Ctx) -> Draft:
         best, top_sentence = counted_first(ctx, about, weights, best, top_sentence,
                                            SUPPORT_SENTENCES)
     texts = [s for _, s, _ in best] + ([ctx.render(record)] if record else [])
+    unseen = unseen_terms(weights, ctx.passages.n_docs)
+    known = {t: w for t, w in weights.items() if t not in unseen}
+    wordings = ctx.book.profile.wordings
+    held = normalized(texts)
     reason = not_covered(plan, weights, max(top_sentence, top[0] if top else 0.0) if weights
-                         else (1.0 if best or record else 0.0), normalized(texts))
+                         else (1.0 if best or record else 0.0), held,
+                         best_window(about, ctx.block_of, known, wordings),
+                         asked_missing(plan, {t: _forms(t, wordings) for t in weights}, held))
     if reason:
         return Draft("insufficient", "", ctx.say("end", text=reason))
     record_people = participants(record) if record else set()

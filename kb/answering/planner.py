@@ -52,6 +52,8 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
     named = list(people.find(question) if named is None else named)
     unresolved: list[str] = []
     found = with_relatives(normalize(question), named, kin_of, unresolved)
+    found = _singled_out(asked_form(question), _without_settings(asked_form(question), found, lang),
+                         lang)
     ids = list(dict.fromkeys(pid for pid, _ in found))
     follow_up = False
     if not ids and previous and has_any(simplified, lang.words_of("follow_up")):
@@ -134,6 +136,57 @@ def _doer_asked(text: str, found: Sequence[tuple[str, str]], lang: Language) -> 
         if at >= 0 and lang.patterns.asked_doer.match(text, at + len(key)):
             return True
     return False
+
+
+def _singled_out(text: str, found: Sequence[tuple[str, str]], lang: Language
+                 ) -> list[tuple[str, str]]:
+    """The one person a question of several names singles out (甲、乙、丙各有官职，其中乙封的是
+    什么官): the one named right after a word that picks one of many."""
+    for pid, written in found:
+        key = normalize(written)
+        for match in re.finditer(re.escape(key), text) if len(key) >= 2 else ():
+            if any(text[:match.start()].endswith(w) for w in lang.words_of("singled")):
+                return [(p, w) for p, w in found if p == pid]
+    return list(found)
+
+
+SETTING_REACH = 4
+"""A word of time this close after a name attacked (打甲时, 打甲回京以后) makes the attack the
+question's when."""
+
+
+def _without_settings(text: str, found: Sequence[tuple[str, str]], lang: Language
+                      ) -> list[tuple[str, str]]:
+    """The people the question is about, without those a campaign is waged against when someone
+    else is named (征甲时乙怎么死的, 打完甲回京乙封了什么官): the campaign is when it happened;
+    and without the one who waged it when the campaign has a clause of its own (丙打甲的时候，乙
+    是怎么死的)."""
+    times = (*lang.words_of("after"), *lang.words_of("frame"), *lang.words_of("setting_time"))
+    targets: set[str] = set()
+    clauses: list[tuple[int, int]] = []
+    for pid, written in found:
+        key = normalize(written)
+        for match in re.finditer(re.escape(key), text) if len(key) >= 2 else ():
+            before = text[max(0, match.start() - 3):match.start()]
+            after = text[match.end():match.end() + SETTING_REACH]
+            if any(before.endswith(w) for w in lang.words_of("campaign")) or (
+                    any(before.endswith(w) for w in lang.words_of("campaign_act"))
+                    and any(w in after for w in times)):
+                targets.add(pid)
+                clauses.append((text.rfind(" ", 0, match.start()) + 1,
+                                len(text) if text.find(" ", match.end()) < 0
+                                else text.find(" ", match.end())))
+
+    def outside(pid: str, written: str) -> bool:
+        key = normalize(written)
+        return any(not any(lo <= m.start() < hi for lo, hi in clauses)
+                   for m in re.finditer(re.escape(key), text)) if len(key) >= 2 else True
+
+    for drop in ({p for p, w in found if not outside(p, w)}, targets):
+        kept = [(pid, w) for pid, w in found if pid not in drop]
+        if kept and drop:
+            return kept
+    return list(found)
 
 
 def _topic(text: str, found: Sequence[tuple[str, str]], ids: Sequence[str], lang: Language

@@ -26,6 +26,7 @@ from core.text import normalize, to_simplified
 from kb.answering.people_index import PeopleIndex
 from kb.answering.plan import Asserted, Plan
 from kb.answering.quantities import has_quantity
+from kb.answering.wording import asked_form
 from kb.knowledge.genre import genre
 from kb.knowledge.language import Role, frames, language
 from kb.knowledge.models import RELATION_TYPES
@@ -34,6 +35,12 @@ from kb.knowledge.pinyin_names import english_name
 MIN_COVERAGE = 0.25
 """An open question is answered only when a sentence of the evidence holds at least this share of
 the question's content weight; calibrated on the dev sets (README)."""
+KNOWN_COVERAGE = 0.5
+"""...or, of a question about one person of the book, when a few sentences about them hold this share
+of the weight of the question's words the novel uses, and no word it never uses is the thing
+asked: a reader retells the scene in their own words (半路上让一个妇人搭了车), but a thing the
+book has not (什么水果, 生日是哪一天) is what is asked. Of two people, a retelling may hide a wrong
+premise (甲中了乙的毒箭, when 丙 was shot), so their scene must hold the question itself."""
 PREMISE_TYPES: dict[str, frozenset[str]] = {
     "kill": frozenset({"killed"}), "fight": frozenset({"fought", "killed", "enemy"}),
     "capture": frozenset({"captured"}), "rescue": frozenset({"rescuer"}),
@@ -341,10 +348,32 @@ def not_stated(plan: Plan, held: float) -> str | None:
                 what=_listed(plan, plan.focus) or _say(plan, "missing.this"))
 
 
-def not_covered(plan: Plan, weights: Mapping[str, float], best: float, held: str) -> str | None:
+def asked_missing(plan: Plan, forms: Mapping[str, Sequence[str]], held: str) -> bool:
+    """A word of the question that stands where it puts the thing it asks — after the asking word
+    (什么水果, 哪家纸马铺) or before it (生日是哪一天) — is in none of the evidence (`held`,
+    normalized), in none of its forms."""
+    text = asked_form(plan.question or plan.cleaned)
+    patterns = language().patterns
+    for match in patterns.head_one.finditer(text):  # 哪种茶: a one-character thing
+        if match.group(1) not in held:
+            return True
+    for word, written in forms.items():
+        for match in re.finditer(re.escape(word), text):
+            if (patterns.head_before.search(text[:match.start()])
+                    or patterns.head_after.match(text[match.end():])) \
+                    and not any(f in held for f in written if f):
+                return True
+    return False
+
+
+def not_covered(plan: Plan, weights: Mapping[str, float], best: float, held: str,
+                known: float = 0.0, head_missing: bool = True) -> str | None:
     """Coverage: the best sentence holds less than `MIN_COVERAGE` of the question's content
-    weight. The reason names the focus words the evidence (`held`, simplified) does not hold."""
-    if best >= MIN_COVERAGE:
+    weight, and the best few sentences less than `KNOWN_COVERAGE` of its known words' weight (or
+    the thing asked is not in the evidence: `asked_missing`). The reason names the focus words
+    the evidence (`held`, simplified) does not hold."""
+    if best >= MIN_COVERAGE or (len(set(plan.person_ids)) == 1 and known >= KNOWN_COVERAGE
+                                and not head_missing):
         return None
     lacking = [w for w in plan.focus if not any(
         w[i:i + 2] in held for i in range(max(1, len(w) - 1)))] or list(plan.focus)

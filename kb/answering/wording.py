@@ -4,17 +4,22 @@ content it carries (`content_chars`). The words are the language's (`kb.knowledg
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from core.text import is_cjk, normalize
 from kb.knowledge.language import language
 from retrieval.analyzers import FUNCTION_CHARS
 
+CLAUSE_MARKS = re.compile(r"[，。？！；：,.?!;:…—\s]+")
+"""Where a question's clauses part: kept as a space, so that no word is read across them (搭了车，
+那妇人 holds no 车那)."""
+
 
 def asked_form(question: str) -> str:
-    """The normalized question with the old spellings of asking words folded (甚么 → 什么) and the
-    colloquial ones (啥 → 什么)."""
-    text = normalize(question)
+    """The normalized question, its clauses parted by a space, with the old spellings of asking
+    words folded (甚么 → 什么) and the colloquial ones (啥 → 什么)."""
+    text = " ".join(part for part in map(normalize, CLAUSE_MARKS.split(question)) if part)
     lang = language()
     for old, new in lang.script_folds:
         text = text.replace(old, new)

@@ -35,7 +35,8 @@ Role = Literal[
     "agent_mark", "died", "asserts_kill", "asserts_fight", "asserts_capture", "asserts_rescue",
     "asserts_persecute", "asserts_beat", "indefinite", "coordinators", "states_kill", "states_fight",
     "attribute_home", "attribute_trade", "attribute_gifts", "attribute_looks", "attribute_named",
-    "taught_by", "before", "succeeded", "sent_whom",
+    "taught_by", "before", "succeeded", "sent_whom", "intent", "campaign", "campaign_act",
+    "setting_time", "singled",
 ]
 """Every role the code reads. What each means is said where it is read (planner, refusals, the
 question kinds)."""
@@ -120,6 +121,12 @@ class Patterns(BaseModel):
     asked_doer: re.Pattern[str]
     kind_name_tail: re.Pattern[str]
     total_before: re.Pattern[str]
+    head_before: re.Pattern[str]
+    """What a question text ends with when the word after it is the thing asked (什么水果, 几岁)."""
+    head_after: re.Pattern[str]
+    head_one: re.Pattern[str]
+    """A one-character thing asked, alone after the asking word (哪种茶？): group 1."""
+    """What a question text starts with when the word before it is the thing asked (生日是哪一天)."""
 
 
 class KinWord(BaseModel):
