@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from kb.answering.coverage import Coverage, unseen_terms
-from kb.answering.plan import Plan
-from kb.answering.refusals import asked_missing
+from kb.answering.plan import Asserted, Plan
+from kb.answering.refusals import _killed_by_another, asked_missing
 from kb.answering.wording import asked_form
 from retrieval.bm25 import lucene_idf
 
@@ -35,3 +35,12 @@ def test_unseen_terms_are_those_weighed_as_never_written() -> None:
     rare = lucene_idf(1, n_docs)
     weights = {"妇人": rare / 2, "搭车": rare * 2.0}
     assert unseen_terms(weights, n_docs) == {"搭车"}
+
+
+def test_one_death_has_one_killer() -> None:
+    said = Asserted("kill", "打死", agent="yi", patient="jia")
+    records = {("bing", "jia"): {("killed", "curated", "bing", "jia", True)}}
+    assert _killed_by_another(said, ["jia", "yi", "bing"], records)       # 丙 killed 甲, not 乙
+    assert not _killed_by_another(said, ["jia", "yi"], records)           # no other named killer
+    assert not _killed_by_another(Asserted("kill", "打死", agent="bing", patient="jia"),
+                                  ["jia", "yi", "bing"], records)         # the named killer is 丙

@@ -218,6 +218,8 @@ def test_an_attribute_is_decided_in_the_plan(index: PeopleIndex, question: str,
     ("王英想活捉扈三娘，后来怎么样了？", None, None, None),    # a plan, not a deed
     ("宋江被高俅围住，李逵杀出重围去搬谁来救？", None, None, None),  # 杀 of no one; 高俅 in another clause
     ("宋江在江州劫法场以后，是怎么被高俅陷害的？", "persecute", "gao_qiu", "song_jiang"),  # subject carried
+    ("阎婆惜是被唐牛儿失手打死的吗？", "kill", "tang_niuer", "yan_poxi"),
+    ("呼延灼在跟高俅的头一仗里被太尉宋江一刀砍下马，是谁救的？", "kill", "song_jiang", "huyan_zhuo"),
 ])
 def test_the_act_a_question_asserts_is_read_the_right_way_round(
         index: PeopleIndex, question: str, act: str | None, agent: str | None,

@@ -35,6 +35,11 @@ PREMISE_ROLES: dict[str, Role] = {"kill": "asserts_kill", "fight": "asserts_figh
                                   "persecute": "asserts_persecute", "beat": "asserts_beat"}
 """The acts a question may say happened between its people, by their words."""
 PATIENT_REACH = 2
+MODIFIER_REACH = 3
+"""A 的 this close after a name makes it a modifier (甲带着的乙), not the act's subject; one further
+on belongs to a later name (甲在跟乙的头一仗里…)."""
+PASSIVE_REACH = 5
+"""被 this close before a name makes them the doer, a title between allowed (被节度使甲砍下马)."""
 INTENT_REACH = 3
 """A word of intent this close before an act's word (想刺杀, 欲杀) makes it a plan, not a deed."""
 """Characters between an act's word and the name of the one it was done to (杀了乙, 救出乙)."""
@@ -131,7 +136,7 @@ def _subjects(text: str, spans: Sequence[tuple[int, int, str]], start: int, lang
     out = []
     for s, e, pid in spans:
         between = text[e:start] if e <= start else ""
-        if lang.chars.de in between or any(w in between for w in indefinite):
+        if lang.chars.de in between[:MODIFIER_REACH] or any(w in between for w in indefinite):
             continue
         out.append((s, e, pid))
     return out
@@ -144,7 +149,9 @@ def _roles_of(text: str, spans: Sequence[tuple[int, int, str]], start: int, end:
     after = next((pid for s, _, pid in spans if end <= s <= end + PATIENT_REACH), None)
     before = [(s, e, pid) for s, e, pid in spans if e <= start]
     disposed = [pid for s, _, pid in before if any(c in text[max(0, s - 2):s] for c in chars.disposal)]
-    passive = [(s, pid) for s, _, pid in before if chars.passive in text[max(0, s - 2):s]]
+    passive = [(s, pid) for s, _, pid in before  # 被甲 in the act's own clause
+               if chars.passive in text[max(0, s - PASSIVE_REACH):s].split(" ")[-1]
+               and " " not in text[s:start]]
     if passive:  # 甲被乙杀死: 乙 acted on the one named before 被
         subject = next((pid for s, _, pid in before if s < passive[-1][0]), None)
         return passive[-1][1], after or subject

@@ -219,8 +219,8 @@ def death_subject(ctx: Ctx, dead: bool | None = None) -> str | None:
     if len(people) != 1 or (ctx.plan.asks not in DEATH_ASKS and not killed):
         return None  # (甲被谁杀了 asks the one named in the sentence that tells his death)
     if set(called_families(ctx)) & set(lang.reading.dying) or \
-            has_any(asked, (*lang.words_of("deeds"), *lang.words_of("journey"))):
-        return None  # 临死前说了什么, 从起兵到死做了什么: about a life or its last hours
+            has_any(asked, (*lang.words_of("deeds"), *lang.words_of("journey_strong"))):
+        return None  # 临死前说了什么, 从起兵到死做了什么, 一生…: about a life or its last hours
     if dead is None:
         dead = _asks_death(ctx, reading_weights(ctx), book_wordings(ctx))
     return next(iter(people)) if dead or killed else None

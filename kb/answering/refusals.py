@@ -109,9 +109,22 @@ def premise_problem(plan: Plan, relation_types: RelationTypes, evidence: Sequenc
                        for t, _, source, target, is_directed in relations)
         curated = any(origin == "curated" for _, origin, *_ in relations)
         # curated relations are complete for their pairs; extracted ones may miss the act
-        if not recorded and (curated or not _stated(asserted, named, evidence, people)):
+        if not recorded and (curated or _killed_by_another(asserted, named, relation_types)
+                             or not _stated(asserted, named, evidence, people)):
             return _false_premise(plan, asserted, named, people, types)
     return None
+
+
+def _killed_by_another(asserted: Asserted, named: Sequence[str],
+                       relation_types: RelationTypes) -> bool:
+    """The question says 甲 killed 乙, and the records say another person it names killed 乙 (乙是被
+    甲失手打死的，丙为啥替他顶罪, when 丙 killed 乙): one death has one killer."""
+    if asserted.act != "kill" or not asserted.agent or not asserted.patient:
+        return False
+    return any(t == "killed" and target == asserted.patient and source not in (asserted.agent, None)
+               for other in named if other not in (asserted.agent, asserted.patient)
+               for key in ((other, asserted.patient), (asserted.patient, other))
+               for t, _, source, target, _ in relation_types.get(key, set()))
 
 
 def _false_premise(plan: Plan, asserted: Asserted, named: Sequence[str], people: PeopleIndex,
