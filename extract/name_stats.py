@@ -20,10 +20,15 @@ from functools import lru_cache
 
 from kb.knowledge.genre import PeopleWords
 from kb.knowledge.surnames import Surnames
+from retrieval.analyzers import FUNCTION_CHARS
 
 MIN_COUNT = 4
 """Occurrences below this say nothing a statistic can read."""
 MIN_SPOKEN = 2
+UNKNOWN_OFTEN = 8
+"""A surname and a given name the dictionary knows as no word at all, written this often, is a name
+even when it never speaks (a eunuch listed with others, a general who only fights): the
+neighbour and opening checks still apply."""
 SPEAKS_OFTEN = 5
 """A dictionary proper noun (`nz`) or a rare noun that speaks this often is a person's name all
 the same."""
@@ -231,7 +236,8 @@ def full_names(stats: TextStats, surnames: Surnames, words: PeopleWords,
         stats.spoken[s] += stats.given_spoken(s, surnames)  # spoken by the given name alone
         if is_word(s, surname) and not (_may_be_name(s) and stats.spoken[s] >= SPEAKS_OFTEN):
             pending[s] = n
-        elif stats.spoken[s] >= MIN_SPOKEN or is_dictionary_name(s):
+        elif stats.spoken[s] >= MIN_SPOKEN or is_dictionary_name(s) or (
+                n >= UNKNOWN_OFTEN and _plain_name(s, surname, words)):
             first[s] = n
         else:
             pending[s] = n
@@ -246,6 +252,19 @@ def full_names(stats: TextStats, surnames: Surnames, words: PeopleWords,
     for name in protected:
         kept[name] = max(stats.count[name], 1)
     return kept
+
+
+def _plain_name(s: str, surname: str, words: PeopleWords) -> bool:
+    """A surname and one character the dictionary knows as no word: the surname is no word of
+    grammar on its own (于, 何, 从, 都: 于中, 何也 are phrases), the given name is no function
+    character, verb or adverb (方出, 马不), and no group noun (吴军, 魏兵)."""
+    given = s[len(surname):]
+    if len(given) != 1 or dictionary_tag(s)[1] is not None or given in words.group_nouns:
+        return False
+    grammar = ("p", "d", "r", "f", "m", "v", "a", "c", "u")
+    surname_tag, given_tag = dictionary_tag(surname)[1] or "", dictionary_tag(given)[1] or ""
+    return not surname_tag.startswith(grammar) and given not in FUNCTION_CHARS \
+        and not given_tag.startswith(("v", "d", "p", "u", "r", "c"))
 
 
 def listed_beside(texts: Sequence[str], names: Collection[str],

@@ -255,3 +255,9 @@ def test_intent_before_the_number_of_names(index: PeopleIndex, question: str,
 def test_a_name_before_de_shi_shui_is_the_one_acted_on(index: PeopleIndex, question: str,
                                                       passive: bool) -> None:
     assert plan_for_question(question, index).detail.passive is passive
+
+
+
+def test_whom_is_not_asked_across_a_time_clause(index: PeopleIndex) -> None:
+    assert plan_for_question("宋江杀了谁？", index).detail.whom
+    assert not plan_for_question("宋江杀了阎婆惜以后先去投奔了谁？", index).detail.whom

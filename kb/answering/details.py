@@ -162,13 +162,16 @@ def _roles_of(text: str, spans: Sequence[tuple[int, int, str]], start: int, end:
 
 
 def _asks_whom(text: str, written: Sequence[str], lang: Language) -> bool:
-    """甲杀了谁: a named person comes before the asking word, nothing asks before them, and
-    the named one is not acted on (甲被谁杀)."""
+    """甲杀了谁: a named person comes before the asking word, nothing asks before them, the
+    named one is not acted on (甲被谁杀), and no time clause stands between (甲杀了乙以后投奔了谁)."""
     where = [text.find(k) for k in (normalize(w) for w in written) if len(k) >= 2 and k in text]
     if not where:
         return False
     before, after = text[:min(where)], text[min(where):]
     whom = lang.words_of("whom")
+    later = [w for w in lang.words_of("after") if w not in lang.words_of("journey")]
+    if has_any(after, later):
+        return False  # 甲杀了乙以后投奔了谁: the act asked is the one after the time clause
     return has_any(after, whom) and lang.chars.passive not in after and not has_any(before, whom)
 
 

@@ -28,7 +28,7 @@ from dataclasses import replace
 
 from core.text import is_cjk, normalize, to_simplified
 from kb.answering.asking import ask_of
-from kb.answering.details import FACT_ASKS, detail_of_kind, moment_of
+from kb.answering.details import FACT_ASKS, asserted_acts, detail_of_kind, moment_of
 from kb.answering.kinship import KinLookup, asks_the_relative, with_relatives
 from kb.answering.people_index import PeopleIndex
 from kb.answering.plan import Plan, PlanKind, Refusal
@@ -52,6 +52,7 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
     named = list(people.find(question) if named is None else named)
     unresolved: list[str] = []
     found = with_relatives(normalize(question), named, kin_of, unresolved)
+    everyone = list(found)  # the acts the question asserts are read among all it names
     found = _singled_out(asked_form(question), _without_settings(asked_form(question), found, lang),
                          lang)
     ids = list(dict.fromkeys(pid for pid, _ in found))
@@ -80,6 +81,7 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
     if asks == "who" and _doer_asked(simplified, found, lang):
         detail = replace(detail, passive=True)  # 生擒甲的是谁: 甲 is the one acted on
     detail = detail_of_kind(simplified, asks, ids, focus, found, detail, moment)
+    detail = replace(detail, premises=asserted_acts(simplified, everyone, lang))
     if found != named:  # 甲的管家: the plan's person is 甲's relative, found by the kinship word
         detail = replace(detail, relative=True)
     return Plan(kind, ids, names, cleaned, follow_up, asks, moment, focus, detail,

@@ -23,6 +23,7 @@ from functools import cache
 from itertools import combinations
 
 from core.text import normalize, to_simplified
+from kb.answering.dying import forms_of, kill_words, named_at
 from kb.answering.people_index import PeopleIndex
 from kb.answering.plan import Asserted, Plan
 from kb.answering.quantities import has_quantity
@@ -148,10 +149,11 @@ def _stated(asserted: Asserted, named: Sequence[str], evidence: Sequence[str],
     act and the one acted on after it when the question says who did it to whom."""
     lang = language()
     role = PREMISE_STATED.get(asserted.act)
-    words = {asserted.word, *(lang.words_of(role) if role else ())}
+    words = {asserted.word, *(lang.words_of(role) if role else ()),
+             *(kill_words() if asserted.act == "kill" else ())}
     for sentence in evidence:
         simplified = to_simplified(sentence)
-        found = people.find(sentence)
+        found = _with_short_forms(simplified, people.find(sentence), named, people)
         mentioned = {p for p, _ in found}
         if len(mentioned & set(named)) < 2:
             continue
@@ -167,6 +169,21 @@ def _stated(asserted: Asserted, named: Sequence[str], evidence: Sequence[str],
                     at.get(asserted.agent, -1) < where < at.get(asserted.patient, -1)):
                 return True
     return False
+
+
+def _with_short_forms(simplified: str, found: Sequence[tuple[str, str]], named: Sequence[str],
+                      people: PeopleIndex) -> list[tuple[str, str]]:
+    """The people a sentence names, and those of the question it names by the given name alone
+    where a clause opens or a killing word stands before it (布向前，一刀砍下丁原首级)."""
+    out = list(found)
+    have = {p for p, _ in found}
+    for pid in dict.fromkeys(named):
+        if pid in have or pid not in people.people:
+            continue
+        spans = named_at(simplified, *forms_of(pid, people), kill_words())
+        if spans:
+            out.append((pid, simplified[spans[0][0]:spans[0][1]]))
+    return out
 
 
 def _clause_states(clause: str, asserted: Asserted, named: Sequence[str], words: set[str],
