@@ -177,3 +177,13 @@ def test_the_dev_english_why_states_the_cause(book: AskService) -> None:
     r = book.ask(AskRequest(question="Why did Gao Qiu hate Wang Jin?"))
     assert r.status == "answered" and r.plan.kind == "pair" and r.plan.asks == "why"
     assert "王昇" in r.answer and "Gao Qiu (高俅)" in r.answer
+
+
+def test_a_phrase_that_says_who_someone_is_is_not_part_of_the_question() -> None:
+    from kb.answering.english import without_appositives
+
+    assert without_appositives("Who killed Bing Ding, the Third Prince of Jia Yi, when it fell?") \
+        == "Who killed Bing Ding when it fell?"
+    assert without_appositives("What did Jia Yi, Bing Ding's younger brother, do then?") \
+        == "What did Jia Yi do then?"
+    assert without_appositives("Where did Jia Yi go, and why?") == "Where did Jia Yi go, and why?"

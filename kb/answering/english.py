@@ -36,6 +36,20 @@ READ_PARTS = frozenset({"name", "place", "pronoun", "act", "verb", "noun", "unit
 PlanChinese = Callable[[str, Sequence[str]], Plan]
 
 
+APPOSITIVE = re.compile(
+    r"(?P<name>\b[A-Z][\w'’-]*)\s*,\s+(?:(?:the|a|an)\s|[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*['’]s\s"
+    r"|['‘\"“])[^,?;]*,\s*")
+"""A phrase between commas right after a name that says who they are (Fang Mao, the Third Prince
+of Fang La, …; Song Qing, Song Jiang's younger brother, …; Hao Siwen, the 'Well Star', …)."""
+
+
+def without_appositives(question: str) -> str:
+    """The question without the phrases that describe a person named (`APPOSITIVE`): they name
+    others and add words the question does not ask about (the Third Prince of Fang La is no
+    premise that Fang Mao killed Fang La)."""
+    return APPOSITIVE.sub(lambda m: m.group("name") + " ", question)
+
+
 def is_english(question: str) -> bool:
     """Latin words and no CJK character: the question is asked in English."""
     return LATIN_WORD.search(question) is not None and not any(is_cjk(ch) for ch in question)
@@ -69,7 +83,7 @@ class EnglishFront:
                                  self.file.surname_readings)
 
     def read(self, question: str) -> Reading:
-        items = self._chosen(read_items(question, self.file, self.index))
+        items = self._chosen(read_items(without_appositives(question), self.file, self.index))
         unread = tuple(" ".join(i.words) for i in items if i.part == "unknown")
         chinese = chinese_question(items, self.file)
         read = bool(chinese) and any(i.part in READ_PARTS for i in items)
