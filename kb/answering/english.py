@@ -39,14 +39,14 @@ PlanChinese = Callable[[str, Sequence[str]], Plan]
 APPOSITIVE = re.compile(
     r"(?P<name>\b[A-Z][\w'’-]*)\s*,\s+(?:(?:the|a|an)\s|[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*['’]s\s"
     r"|['‘\"“])[^,?;]*,\s*")
-"""A phrase between commas right after a name that says who they are (Fang Mao, the Third Prince
-of Fang La, …; Song Qing, Song Jiang's younger brother, …; Hao Siwen, the 'Well Star', …)."""
+"""A phrase between commas right after a name that says who they are (Bing Ding, the Third Prince
+of Jia Yi, …; Jia Yi, Bing Ding's younger brother, …; Jia Yi, the 'Star', …)."""
 
 
 def without_appositives(question: str) -> str:
     """The question without the phrases that describe a person named (`APPOSITIVE`): they name
-    others and add words the question does not ask about (the Third Prince of Fang La is no
-    premise that Fang Mao killed Fang La)."""
+    others and add words the question does not ask about (the Third Prince of Jia Yi is no
+    premise that Bing Ding killed Jia Yi)."""
     return APPOSITIVE.sub(lambda m: m.group("name") + " ", question)
 
 
