@@ -44,3 +44,9 @@ def test_one_death_has_one_killer() -> None:
     assert not _killed_by_another(said, ["jia", "yi"], records)           # no other named killer
     assert not _killed_by_another(Asserted("kill", "打死", agent="bing", patient="jia"),
                                   ["jia", "yi", "bing"], records)         # the named killer is 丙
+
+
+def test_a_question_of_one_character_weighs_its_characters() -> None:
+    from kb.answering.coverage import question_weights
+
+    assert question_weights("甲葬在哪里？", ["甲"], lambda term: 0, 100) == {"葬": 1.0}

@@ -67,6 +67,8 @@ def question_weights(question: str, names: Sequence[str], df: Callable[[str], in
                 weights[bigram] = lucene_idf(count, n_docs)
         if word:
             weights[word] = unseen
+    if not weights:  # 甲葬在哪里: one character is all the question says, and weighs alike
+        weights = {ch: 1.0 for run in cjk_runs(text) for ch in run if ch not in FUNCTION_CHARS}
     return weights
 
 
