@@ -178,6 +178,7 @@ def discover_lexicon(texts: ChapterTexts, progress: Progress | None = None) -> D
     _drop_alias_names(drafts, frozenset(i.name for i in intros if i.kind == "name" and i.name), book)
     _add_epithets(drafts, book)
     _add_titles(drafts, book, names_of, words)
+    _add_name_titles(drafts, book, words)
     _add_held_titles(drafts, book, names_of, words)
     _drop_fragments(drafts, book, words, frozenset(i.name for i in intros if i.name))
     _add_title_people(drafts, book, names_of, words)
@@ -324,6 +325,37 @@ def _add_titles(drafts: dict[str, _Draft], book: _Book, names_of: Surnames,
             tie = tie_title(form, title, candidates, book.simplified)
             if tie is not None and not (title in kinship and _converse(book, form, tie.people, cues)):
                 _add_tie(drafts, tie, book)
+
+
+NAME_TITLE_USES = 2
+"""A full name with a title right after it (甲乙大王, 甲乙元帅) this often is that person's form."""
+
+
+def _add_name_titles(drafts: dict[str, _Draft], book: _Book, words: PeopleWords) -> None:
+    """A person's full name followed by a title of the genre (丙丁大王, 丙丁元帅) is that person
+    called by the title: the form is theirs, quoted where it first stands. A form that is
+    someone else's name, or that two people's names make, is left alone, and so is a title that
+    names a relative after a name (甲乙娘子: 甲乙's wife; genre `relative_titles`)."""
+    titles = [t for t in words.titles if len(t) >= 2 and t not in words.relative_titles]
+    owners: dict[str, list[str]] = {}
+    for draft in drafts.values():
+        if len(draft.name) < 2:
+            continue
+        for title in titles:
+            form = draft.name + title
+            if form not in drafts:
+                owners.setdefault(form, []).append(draft.name)
+    counts = book.before_counts(titles, width=4)
+    for form, names in sorted(owners.items()):
+        if len(names) != 1 or counts[form] < NAME_TITLE_USES:
+            continue
+        for chapter, text in book.simplified.items():
+            at = text.find(form)
+            if at >= 0:
+                drafts[names[0]].add(form, AliasEvidence(
+                    alias=form, person=names[0], chapter=chapter,
+                    quote=book.quote(chapter, at, at + len(form)), rule="name+title"))
+                break
 
 
 def _drop_fragments(drafts: dict[str, _Draft], book: _Book, words: PeopleWords,

@@ -137,3 +137,9 @@ def test_a_monk_named_by_a_religious_name_and_a_title_is_a_person() -> None:
     """智真长老 (a religious name + 长老, no surname): a person, 智真 alone his alias."""
     names = _by_name(discovered(DEFAULT_CORPUS, 1, 10))
     assert "智真长老" in names and "智真" in names["智真长老"]
+
+
+def test_a_full_name_with_a_title_after_it_is_that_person() -> None:
+    """朵思大王 is 朵思 called by a title; 林冲娘子 is 林冲's wife, no form of his."""
+    assert "朵思大王" in _by_name(discovered(SANGUO, 88, 90)).get("朵思", [])
+    assert "林冲娘子" not in _by_name(discovered(DEFAULT_CORPUS, 7, 8)).get("林冲", [])

@@ -175,6 +175,8 @@ class PeopleWords(BaseModel):
     generic_speakers: Words = Field(default=(), description="speakers who are no one's name")
     determiners: Words = Field(default=(), description="words before a generic noun (那, 一)")
     name_characters: Words = Field(default=(), description="one-character cues that also end names (云)")
+    relative_titles: Words = Field(default=(), description=(
+        "娘子, 夫人, 公子 after a full name: the named one's wife or child (甲乙娘子), not them"))
     group_nouns: Words = Field(default=(), description=(
         "军, 兵, 营 after a state's or a surname's character: a body of men (甲军), no one's name"))
 
