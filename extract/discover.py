@@ -425,6 +425,9 @@ def _add_title_people(drafts: dict[str, _Draft], book: _Book, names_of: Surnames
         surname = names_of.of(name)
         if surname:
             surnamed.setdefault(surname, []).append(name)
+    for form in _wives(book, words, counts, taken, names_of):
+        drafts[form] = _Draft(form)
+        taken.add(form)
     for (head, tail), n in sorted(spoken.items()):
         form = head + tail
         if n < MIN_SPOKEN_TITLE or counts[form] < MIN_TITLE_PERSON or form in taken or \
@@ -434,6 +437,26 @@ def _add_title_people(drafts: dict[str, _Draft], book: _Book, names_of: Surnames
             continue
         drafts[form] = _Draft(form)
         taken.add(form)
+
+
+WIFE_USES = 2
+"""A surname + 氏 written this often right after a word of marriage (妻甲氏, 纳甲氏) is a woman."""
+
+
+def _wives(book: _Book, words: PeopleWords, counts: Counter[str], taken: set[str],
+           names_of: Surnames) -> list[str]:
+    """Women the text names by surname + 氏 only (纳甲氏, 后妻甲氏所生), who seldom speak: the form
+    is theirs when it stands after a word of marriage (genre `wife_marks`) `WIFE_USES` times; a
+    clan (甲氏兄弟, 甲氏宗族) has no such words before it."""
+    family = words.family_marks[:1] or ("氏",)
+    marks = "|".join(map(re.escape, sorted(words.wife_marks, key=len, reverse=True)))
+    if not marks:
+        return []
+    found: Counter[str] = Counter()
+    for m in re.finditer(f"(?:{marks})([\u4e00-\u9fff]){re.escape(family[0])}", book.joined):
+        found[m.group(1) + family[0]] += 1
+    return sorted(f for f, n in found.items() if n >= WIFE_USES and counts[f] >= MIN_TITLE_PERSON
+                  and f not in taken and names_of.of(f[:-1] + "甲") == f[:-1])
 
 
 def _near_share(book: _Book, form: str, names: list[str]) -> float:

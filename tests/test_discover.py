@@ -143,3 +143,10 @@ def test_a_full_name_with_a_title_after_it_is_that_person() -> None:
     """朵思大王 is 朵思 called by a title; 林冲娘子 is 林冲's wife, no form of his."""
     assert "朵思大王" in _by_name(discovered(SANGUO, 88, 90)).get("朵思", [])
     assert "林冲娘子" not in _by_name(discovered(DEFAULT_CORPUS, 7, 8)).get("林冲", [])
+
+
+def test_a_woman_named_by_surname_and_shi_after_a_word_of_marriage() -> None:
+    """甄氏 (纳甄氏, 熙之妻甄氏) is a woman of her own; 袁氏 (袁氏之故吏) is a house."""
+    names = _by_name(discovered(SANGUO, 1, 120))
+    assert "甄氏" in names
+    assert "袁氏" not in names

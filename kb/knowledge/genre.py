@@ -175,6 +175,8 @@ class PeopleWords(BaseModel):
     generic_speakers: Words = Field(default=(), description="speakers who are no one's name")
     determiners: Words = Field(default=(), description="words before a generic noun (那, 一)")
     name_characters: Words = Field(default=(), description="one-character cues that also end names (云)")
+    wife_marks: Words = Field(default=(), description=(
+        "妻, 纳, 娶 right before a surname + 氏 (妻甲氏, 纳甲氏): the form is a woman, not the clan"))
     relative_titles: Words = Field(default=(), description=(
         "娘子, 夫人, 公子 after a full name: the named one's wife or child (甲乙娘子), not them"))
     group_nouns: Words = Field(default=(), description=(
