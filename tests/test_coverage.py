@@ -47,6 +47,7 @@ def test_one_death_has_one_killer() -> None:
 
 
 def test_a_question_of_one_character_weighs_its_characters() -> None:
-    from kb.answering.coverage import question_weights
+    from kb.answering.coverage import character_weights, question_weights
 
-    assert question_weights("甲葬在哪里？", ["甲"], lambda term: 0, 100) == {"葬": 1.0}
+    assert question_weights("甲葬在哪里？", ["甲"], lambda term: 0, 100) == {}
+    assert character_weights("甲葬在哪里？", ["甲"]) == {"葬": 1.0}

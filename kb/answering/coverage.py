@@ -67,9 +67,17 @@ def question_weights(question: str, names: Sequence[str], df: Callable[[str], in
                 weights[bigram] = lucene_idf(count, n_docs)
         if word:
             weights[word] = unseen
-    if not weights:  # 甲葬在哪里: one character is all the question says, and weighs alike
-        weights = {ch: 1.0 for run in cjk_runs(text) for ch in run if ch not in FUNCTION_CHARS}
     return weights
+
+
+def character_weights(question: str, names: Sequence[str]) -> dict[str, float]:
+    """The question's content characters, alike, for a question whose content is single
+    characters once names and asking words are cut (甲葬在哪里)."""
+    text = clean_query(question)
+    for word in sorted([*map(to_simplified, names), *language().words_of("frame")], key=len,
+                       reverse=True):
+        text = text.replace(word, " ")
+    return {ch: 1.0 for run in cjk_runs(text) for ch in run if ch not in FUNCTION_CHARS}
 
 
 def unseen_terms(weights: Mapping[str, float], n_docs: int) -> set[str]:

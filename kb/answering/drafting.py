@@ -14,7 +14,7 @@ from core.text import is_cjk, to_simplified
 from ingest.chunking import Block
 from kb.answering.answer_models import StageNote
 from kb.answering.book import Book
-from kb.answering.coverage import Coverage, _forms, question_weights
+from kb.answering.coverage import Coverage, _forms, character_weights, question_weights
 from kb.answering.evidence import Evidence
 from kb.answering.people_index import PeopleIndex
 from kb.answering.plan import Plan
@@ -28,6 +28,9 @@ from retrieval.analyzers import FUNCTION_CHARS
 
 BlockOf = Callable[[str], Block | None]
 SUMMARY_CHARS = 40
+CHARACTER_ASKS_NOT = ("who", "name", "identity")
+"""Asks whose single act character (甲杀了谁: 杀) is said of the asked one, not of the named one:
+its sentences would name whoever else did that act."""
 Lead = tuple[str, tuple[str, str] | None, bool]
 """(the lead sentence, its quote, whether it already states the record)."""
 
@@ -161,6 +164,9 @@ class Ctx:
         weights = question_weights(self.plan.cleaned, names, df, n_docs, wordings)
         if not weights and self.plan.focus:  # 在哪里打的虎: the plan joined 打虎 across 的
             weights = question_weights(" ".join(self.plan.focus), names, df, n_docs, wordings)
+        if not weights and len(set(self.plan.person_ids)) == 1 and \
+                self.plan.asks not in CHARACTER_ASKS_NOT:
+            weights = character_weights(self.plan.cleaned, names)  # 甲葬在哪里: 葬
         return weights
 
     def render(self, record: Record) -> str:

@@ -12,8 +12,8 @@ import re
 from collections.abc import Mapping, Sequence
 
 from core.text import to_simplified
-from kb.answering.coverage import UNSEEN_WEIGHT, _forms, question_weights
-from kb.answering.drafting import Ctx
+from kb.answering.coverage import UNSEEN_WEIGHT, _forms, character_weights, question_weights
+from kb.answering.drafting import CHARACTER_ASKS_NOT, Ctx
 from kb.answering.wording import asked_form, not_content, strip_words
 from kb.knowledge.language import language
 from retrieval.analyzers import FUNCTION_CHARS
@@ -73,6 +73,9 @@ def reading_weights(ctx: Ctx) -> dict[str, float]:
     if not weights:
         for clause in clauses(" ".join(ctx.plan.focus), slot):
             weights.update(question_weights(clause, names, df, n_docs, wordings))
+    if not weights and len(set(ctx.plan.person_ids)) == 1 and \
+            ctx.plan.asks not in CHARACTER_ASKS_NOT:
+        weights = character_weights(ctx.plan.cleaned, names)  # 甲葬在哪里: 葬
     return weights
 
 

@@ -30,8 +30,8 @@ def _killed(plan: Plan) -> bool:
         return True
     text = asked_form(plan.question)
     who = [text.find(w) for w in language().words_of("asks_who") if w in text]
-    names = [text.find(k) for _, written in plan.named if (k := normalize(written)) in text]
-    return not who or not names or min(who) < min(names)
+    names = [text.rfind(k) for _, written in plan.named if (k := normalize(written)) in text]
+    return not who or not names or min(who) < max(names)  # 征甲时谁杀了甲: the last 甲
 
 
 KIND = Kind("killer", 210, detect, compose)
