@@ -69,10 +69,18 @@ def _simplified(text: str) -> str:
 _VARIANT_ITEMS = tuple(VARIANTS.items())
 
 
+CJK_RANGES = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0xF900, 0xFAFF), (0x20000, 0x3134F))
+"""CJK unified ideographs, extension A (the corpus uses a few, e.g. 㨄), the compatibility
+ideographs and the supplementary planes' extensions B–H: OpenCC writes some simplified forms
+there (綝 → 𬘭), so a name of the simplified text may hold one."""
+CJK_CLASS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in CJK_RANGES)
+"""The ranges as the body of a regular expression's character class: `f"[{CJK_CLASS}]"`."""
+
+
 def is_cjk(ch: str) -> bool:
-    """CJK unified ideographs and extension A (the corpus uses a few, e.g. 㨄)."""
-    code = ord(ch)
-    return 0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0xF900 <= code <= 0xFAFF
+    code = ord(ch)  # the ranges of `CJK_RANGES`, spelled out: this runs once per character
+    return 0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0xF900 <= code <= 0xFAFF \
+        or 0x20000 <= code <= 0x3134F
 
 
 def _fold_char(ch: str) -> str:
@@ -118,8 +126,9 @@ def _fold_numpy(simplified: str) -> tuple[str, NDArray[np.int64]]:
     import numpy as np
 
     points = np.frombuffer(simplified.encode("utf-32-le"), dtype=np.uint32)
-    keep = ((points >= 0x4E00) & (points <= 0x9FFF)) | ((points >= 0x3400) & (points <= 0x4DBF)) \
-        | ((points >= 0xF900) & (points <= 0xFAFF))
+    keep = np.zeros(len(points), dtype=bool)
+    for lo, hi in CJK_RANGES:
+        keep |= (points >= lo) & (points <= hi)
     other = np.flatnonzero(~keep)
     out = points
     if len(other):

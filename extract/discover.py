@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from core.atomic import replace_directory
 from core.errors import ConfigError
-from core.text import to_simplified
+from core.text import CJK_CLASS, to_simplified
 from extract.epithets import epithets
 from extract.given_forms import full_name_of
 from extract.introductions import Intro, IntroductionReader, sentence_around
@@ -42,6 +42,7 @@ from extract.speaker_names import speaking_names
 from extract.text import ChapterTexts
 from extract.title_forms import TitleCandidate, TitleTie, tie_title
 from extract.title_holders import TitleWords, title_holders
+from extract.titled_names import titled_names
 from kb.knowledge.genre import PeopleWords, genre
 from kb.knowledge.language import language
 from kb.knowledge.surnames import Surnames, surnames
@@ -178,6 +179,7 @@ def discover_lexicon(texts: ChapterTexts, progress: Progress | None = None) -> D
     _drop_alias_names(drafts, frozenset(i.name for i in intros if i.kind == "name" and i.name), book)
     _add_epithets(drafts, book)
     _add_titles(drafts, book, names_of, words)
+    _add_titled(drafts, book, words)
     _add_name_titles(drafts, book, words)
     _add_held_titles(drafts, book, names_of, words)
     _drop_fragments(drafts, book, words, frozenset(i.name for i in intros if i.name))
@@ -327,6 +329,15 @@ def _add_titles(drafts: dict[str, _Draft], book: _Book, names_of: Surnames,
                 _add_tie(drafts, tie, book)
 
 
+def _add_titled(drafts: dict[str, _Draft], book: _Book, words: PeopleWords) -> None:
+    """People named beside a leader's title only (see `extract.titled_names`): each a person of
+    their own; the titled form (乙丙元帅) becomes their alias in `_add_name_titles`."""
+    taken = {form for d in drafts.values() for form in (d.name, *d.aliases) if len(form) >= 2}
+    for name in titled_names(list(book.simplified.values()), words, language().numerals.digits,
+                             taken):
+        drafts[name] = _Draft(name)
+
+
 NAME_TITLE_USES = 2
 """A full name with a title right after it (甲乙大王, 甲乙元帅) this often is that person's form."""
 
@@ -453,7 +464,7 @@ def _wives(book: _Book, words: PeopleWords, counts: Counter[str], taken: set[str
     if not marks:
         return []
     found: Counter[str] = Counter()
-    for m in re.finditer(f"(?:{marks})([\u4e00-\u9fff]){re.escape(family[0])}", book.joined):
+    for m in re.finditer(f"(?:{marks})([{CJK_CLASS}]){re.escape(family[0])}", book.joined):
         found[m.group(1) + family[0]] += 1
     return sorted(f for f, n in found.items() if n >= WIFE_USES and counts[f] >= MIN_TITLE_PERSON
                   and f not in taken and names_of.of(f[:-1] + "甲") == f[:-1])

@@ -10,7 +10,9 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-EPITHET = re.compile(r"[「『“]([\u3400-\u9fff]{2,5})[」』”]")
+from core.text import CJK_CLASS
+
+EPITHET = re.compile(f"[「『“]([{CJK_CLASS}]{{2,5}})[」』”]")
 MIN_TIMES = 2
 SAME_PERSON = 0.7
 LONGEST_FORM = 4

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from core.text import CJK_CLASS
 from extract.cues import Cues
 from extract.name_stats import dictionary_tag
 from extract.names import Mention
@@ -27,7 +28,7 @@ from kb.knowledge.surnames import Surnames, surnames
 
 SPEECH_REACH = 3
 """乙曰 / 乙笑曰: the speech verb ends within this many characters after the given name."""
-CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
+CJK_CHAR = re.compile(f"[{CJK_CLASS}]")
 
 
 def _given(name: str, names_of: Surnames) -> str | None:

@@ -21,9 +21,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, overload
 
+from core.text import CJK_CLASS
 from kb.knowledge.genre import PeopleWords
 
-X = r"[\u3400-\u9fff]"
+X = f"[{CJK_CLASS}]"
 BOUNDARY = r"(?=[，。；,、：！？”」』\s]|$)"
 COURT_END = r"(?=[，。；,、：！？”」』\s者也乃]|$)"
 """After a courtesy name: a break, or 者 / 也 / 乃 (字丙者也)."""

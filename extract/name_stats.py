@@ -18,6 +18,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from core.text import CJK_CLASS
 from kb.knowledge.genre import PeopleWords
 from kb.knowledge.surnames import Surnames
 from retrieval.analyzers import FUNCTION_CHARS
@@ -54,8 +55,8 @@ name: a person of many scenes is the subject of some of them."""
 NAME_SIZES = (2, 3)
 SCENE = 300
 """乙曰 is said of the full name 甲乙 written at most this many characters before it."""
-CJK = re.compile(r"[\u3400-\u9fff]+")
-CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
+CJK = re.compile(f"[{CJK_CLASS}]+")
+CJK_CHAR = re.compile(f"[{CJK_CLASS}]")
 
 
 @lru_cache(maxsize=1)
@@ -134,7 +135,7 @@ class TextStats:
     def of(cls, texts: Sequence[str], surnames: Surnames, words: PeopleWords) -> TextStats:
         stats = cls(texts)
         cues = "|".join(map(re.escape, sorted(words.speaker_cues, key=len, reverse=True)))
-        opening = re.compile(rf"(?<![\u3400-\u9fff])([\u3400-\u9fff])(?={cues})")
+        opening = re.compile(rf"(?<![{CJK_CLASS}])([{CJK_CLASS}])(?={cues})")
         determiners = frozenset(words.determiners)
         for text in texts:
             stats._scan(text, surnames, re.compile(cues), determiners)

@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Collection, Iterable
 
+from core.text import CJK_CLASS
 from extract.name_stats import dictionary_tag
 
 MIN_USES = 4
@@ -29,7 +30,7 @@ def religious_names(texts: Iterable[str], titles: Collection[str],
     `barred`: characters no name starts with (determiners, numerals)."""
     if not titles:
         return {}
-    pattern = re.compile(r"(?=([\u3400-\u9fff]{2})(" + "|".join(map(re.escape, titles)) + "))")
+    pattern = re.compile(rf"(?=([{CJK_CLASS}]{{2}})(" + "|".join(map(re.escape, titles)) + "))")
     joined = "\n".join(texts)
     uses: Counter[str] = Counter()
     for m in pattern.finditer(joined):

@@ -24,6 +24,7 @@ import re
 from collections import Counter
 from collections.abc import Collection, Sequence
 
+from core.text import CJK_CLASS
 from extract.name_stats import RARE_NOUN_FREQ, TextStats, absorbed, dictionary_tag, opens
 from kb.knowledge.genre import PeopleWords
 from kb.knowledge.surnames import Surnames
@@ -49,7 +50,7 @@ FUNCTION_TAGS = frozenset("cpdrufv")
 string (封 before a name is a verb): the segmenter's tags of conjunctions, prepositions, adverbs,
 pronouns, particles, directions and verbs."""
 SAMPLE = 30
-CJK_CHAR = r"[\u3400-\u9fff]"
+CJK_CHAR = f"[{CJK_CLASS}]"
 SPEECH_MARKS = frozenset("：:「『“")
 
 

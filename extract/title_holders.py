@@ -28,9 +28,10 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from core.text import CJK_CLASS
 from extract.name_stats import dictionary_tag
 
-X = r"[\u3400-\u9fff]"
+X = f"[{CJK_CLASS}]"
 MIN_USES = 3
 """A title used fewer times alone says nothing."""
 SUCCESSION = 0.34

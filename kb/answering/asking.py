@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import re
 
+from core.text import CJK_CLASS
 from kb.answering.plan import Ask, AskDetail, PlanKind
 from kb.answering.wording import has_any
 from kb.knowledge.language import Language, language
 
-CJK_RUN = r"[\u4e00-\u9fff]"
+CJK_RUN = f"[{CJK_CLASS}]"
 MAX_IDENTITY_CHARS = 12
 """A who-is-this question says little besides the name (甲是什么人)."""
 

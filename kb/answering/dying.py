@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable
 from functools import cache
 
-from core.text import to_simplified
+from core.text import CJK_CLASS, to_simplified
 from kb.answering.people_index import PeopleIndex
 from kb.knowledge.genre import genre
 from kb.knowledge.language import language
@@ -35,7 +35,7 @@ REACH = 30
 AFTER_KILL = 2
 KILL_GAPS = ("", "了", "死", "死了")
 """What may stand between a killing word and the one killed (斩甲, 杀了甲, 打死了甲)."""
-CJK = re.compile(r"[\u3400-\u9fff]")
+CJK = re.compile(f"[{CJK_CLASS}]")
 OPEN_MARKS, CLOSE_MARKS = "「『“", "」』”"
 SPEECH = re.compile(r"[「『“][^「『“」』”]*[」』”]")
 DOUBT_REACH = 2

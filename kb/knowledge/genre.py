@@ -181,6 +181,11 @@ class PeopleWords(BaseModel):
         "娘子, 夫人, 公子 after a full name: the named one's wife or child (甲乙娘子), not them"))
     group_nouns: Words = Field(default=(), description=(
         "军, 兵, 营 after a state's or a surname's character: a body of men (甲军), no one's name"))
+    leader_titles_before: Words = Field(default=(), description=(
+        "国主, 番王, 番将 right before a name the surname list does not start (a foreign king's, a "
+        "chieftain's): 国主乙丙, the name standing whole after it"))
+    leader_titles_after: Words = Field(default=(), description=(
+        "元帅, 大王, 洞主 right after such a name (乙丙元帅)"))
 
 
 class Genre(_Data):
