@@ -439,6 +439,9 @@ def _add_title_people(drafts: dict[str, _Draft], book: _Book, names_of: Surnames
     for form in _wives(book, words, counts, taken, names_of):
         drafts[form] = _Draft(form)
         taken.add(form)
+    for form in _women(book, names_of, words, taken):
+        drafts[form] = _Draft(form)
+        taken.add(form)
     for (head, tail), n in sorted(spoken.items()):
         form = head + tail
         if n < MIN_SPOKEN_TITLE or counts[form] < MIN_TITLE_PERSON or form in taken or \
@@ -448,6 +451,32 @@ def _add_title_people(drafts: dict[str, _Draft], book: _Book, names_of: Surnames
             continue
         drafts[form] = _Draft(form)
         taken.add(form)
+
+
+MIN_WOMAN_USES = 3
+SPEECH_GAP = 2
+"""甲妃泣告曰, 甲后大骂曰: up to this many characters (how she speaks) between the form and the
+verb of speech."""
+
+
+def _women(book: _Book, names_of: Surnames, words: PeopleWords, taken: set[str]) -> list[str]:
+    """Women the text names by surname + a woman's title only (genre `women_titles`: 甲后, 甲妃,
+    甲夫人), seldom and mostly in speech: such a form is a woman of her own when she speaks in
+    half its uses and twice at least, and it is no one's form yet."""
+    if not words.women_titles:
+        return []
+    verbs = [c for c in words.speaker_cues if len(c) == 1 and c not in words.name_characters]
+    speech = f"(?:{_cue_pattern(words)}|[{CJK_CLASS}]{{1,{SPEECH_GAP}}}(?:{'|'.join(verbs)}))"
+    spoken = book.heads(words.women_titles, after=speech)
+    counts = book.before_counts(words.women_titles)
+    found = []
+    for (head, tail), n in sorted(spoken.items()):
+        form = head + tail
+        if names_of.of(form + "甲") != head or form in taken or form in words.generic_speakers:
+            continue
+        if n >= MIN_SPOKEN_TITLE and counts[form] >= MIN_WOMAN_USES and 2 * n >= counts[form]:
+            found.append(form)
+    return found
 
 
 WIFE_USES = 2

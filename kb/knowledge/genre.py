@@ -181,6 +181,9 @@ class PeopleWords(BaseModel):
         "娘子, 夫人, 公子 after a full name: the named one's wife or child (甲乙娘子), not them"))
     group_nouns: Words = Field(default=(), description=(
         "军, 兵, 营 after a state's or a surname's character: a body of men (甲军), no one's name"))
+    women_titles: Words = Field(default=(), description=(
+        "皇后, 贵妃, 妃, 夫人, 氏 after a surname: a woman the text names by her title only "
+        "(甲妃泣告曰), who is no same-surname man's alias"))
     leader_titles_before: Words = Field(default=(), description=(
         "国主, 番王, 番将 right before a name the surname list does not start (a foreign king's, a "
         "chieftain's): 国主乙丙, the name standing whole after it"))
