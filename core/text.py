@@ -78,9 +78,11 @@ CJK_CLASS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in CJK_RANGES)
 
 
 def is_cjk(ch: str) -> bool:
-    code = ord(ch)  # the ranges of `CJK_RANGES`, spelled out: this runs once per character
-    return 0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0xF900 <= code <= 0xFAFF \
-        or 0x20000 <= code <= 0x3134F
+    """A character of the search index's runs: the basic plane's ideographs only (the index packs
+    16 bits a character, `retrieval.bm25.term_code`), so a supplementary character (𬘭) breaks a
+    run there, as punctuation does; the extraction's patterns use `CJK_CLASS`, which holds it."""
+    code = ord(ch)
+    return 0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0xF900 <= code <= 0xFAFF
 
 
 def _fold_char(ch: str) -> str:
@@ -126,9 +128,8 @@ def _fold_numpy(simplified: str) -> tuple[str, NDArray[np.int64]]:
     import numpy as np
 
     points = np.frombuffer(simplified.encode("utf-32-le"), dtype=np.uint32)
-    keep = np.zeros(len(points), dtype=bool)
-    for lo, hi in CJK_RANGES:
-        keep |= (points >= lo) & (points <= hi)
+    keep = ((points >= 0x4E00) & (points <= 0x9FFF)) | ((points >= 0x3400) & (points <= 0x4DBF)) \
+        | ((points >= 0xF900) & (points <= 0xFAFF))
     other = np.flatnonzero(~keep)
     out = points
     if len(other):
