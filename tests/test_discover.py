@@ -150,3 +150,18 @@ def test_a_woman_named_by_surname_and_shi_after_a_word_of_marriage() -> None:
     names = _by_name(discovered(SANGUO, 1, 120))
     assert "甄氏" in names
     assert "袁氏" not in names
+
+
+def test_a_name_no_listed_surname_starts_written_beside_a_leaders_title() -> None:
+    """兀突骨 (国主兀突骨) and 阿会喃 (阿会喃元帅) are people; 三洞 (三洞元帅: the third cave's)
+    is none; 孙綝, written 孙𬘭 once simplified, is counted at all."""
+    names = _by_name(discovered(SANGUO, 1, 120))
+    assert "兀突骨" in names and "阿会喃" in names
+    assert "三洞" not in names
+    assert any(normalize(n) == normalize("孙綝") for n in names)
+
+
+def test_a_woman_named_by_surname_and_title_who_speaks() -> None:
+    """曹后 (曹后大怒曰) and 崔夫人 (崔夫人问曰) are women of their own, seldom named."""
+    names = _by_name(discovered(SANGUO, 1, 120))
+    assert "曹后" in names and "崔夫人" in names

@@ -72,6 +72,7 @@ def _read_as(service: AskService, question: str) -> str:
     ("why did gao qiu persecute lin chong", "高俅为什么陷害了林冲"),
     ("Why did GaoQiu persecute Lin-Chong?", "高俅为什么陷害了林冲"),
     ("Who defeated Instructor Hong?", "洪教头被谁打败了"),  # a title after the surname: 洪教头
+    ("Where did Lu Qian die after he was wounded by Lin Chong?", "陆谦被林冲打伤以后在哪里死"),  # one 被
     ("How long was Lin Chong's beard?", "林冲的胡须有多长"),  # a length, not a time
 ])
 def test_an_english_question_is_read_as_the_chinese_question_it_asks(

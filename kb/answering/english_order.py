@@ -199,6 +199,8 @@ def _predicate(items: Sequence[Item], file: English) -> _Predicate:
         else:
             (subject if verb_item is None else after).append(item.zh)
         i += 1
+    if passive and agent and verb.startswith(file.chinese.by):  # was shot … by 甲 → 被甲射
+        verb = verb[len(file.chinese.by):]
     return _Predicate("".join(subject), "".join(adverbials), verb, verb_item, "".join(after),
                       agent, passive)
 
