@@ -11,7 +11,7 @@ import pytest
 
 from core.settings import REPO_ROOT
 from ingest.corpus import read_corpus
-from kb.answering.passage_words import clauses, never_written
+from kb.answering.passage_words import asking_clauses, clauses, never_written
 from kb.knowledge.language import language
 from retrieval.bm25 import lucene_idf
 from retrieval.corpus import build_corpus
@@ -24,6 +24,12 @@ def test_no_word_spans_a_comma() -> None:
     parts = clauses("煮酒论英雄那回，刘备吓得筷子都掉了，他是咋圆过去的？")
     assert len(parts) == 3
     assert not any("掉他" in p or "掉了他" in p for p in parts)
+
+
+def test_the_clause_that_asks_is_told_from_its_setting() -> None:
+    """甲去打乙，是谁射死了乙: the second clause asks, the first sets the scene."""
+    parts = asking_clauses("翼德去打武陵，太守金旋败回城下，是谁在城头上一箭把他射死的？")
+    assert [asks for _, asks in parts] == [False, False, True]
 
 
 def test_asking_phrases_are_cut_before_their_words() -> None:

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from core.text import to_simplified
 from kb.answering.counting import number_answer
 from kb.answering.drafting import Ctx, Lead, account_of, asked_acts, record_quote, short
 from kb.answering.records import is_patient, place_of, record_line
 from kb.answering.refusals import asks_person, kind_of_name, made_of_in
+from kb.answering.short_names import short_names
 from kb.knowledge.models import Event, Record, Relation, State
 
 LEAD_CHARS = 90
@@ -106,11 +108,7 @@ def who_answers(ctx: Ctx, record: Record | None, best: Sequence[tuple[float, str
             return ctx.say("who.role", names=ctx.name(told[0]), role=record.value)
     if passive and record is not None:
         return ""  # the record that answers names no one acting: no guess from a sentence
-    for _, sentence, _ in best:
-        found = [pid for pid, _ in ctx.people.find(sentence) if pid not in named]
-        if found:
-            return ctx.say("sep.list").join(dict.fromkeys(ctx.name(p) for p in found))
-    return ""
+    return names_beside(ctx, best, named)
 
 
 def place_then(ctx: Ctx, record: Record | None) -> str | None:
@@ -127,10 +125,18 @@ def place_then(ctx: Ctx, record: Record | None) -> str | None:
     return places[-1].value if places else None
 
 
-def names_beside(ctx: Ctx, best: Sequence[tuple[float, str, str]]) -> str:
-    named = set(ctx.plan.person_ids)
-    for _, sentence, _ in best:
-        found = [pid for pid, _ in ctx.people.find(sentence) if pid not in named]
+def names_beside(ctx: Ctx, best: Sequence[tuple[float, str, str]],
+                 named: set[str] | None = None) -> str:
+    """The people the best sentence naming anyone names besides the question's own: by full
+    name, or by the given name alone once its block names them in full (恢曰 of 李恢)."""
+    named = set(ctx.plan.person_ids) if named is None else named
+    for _, sentence, chunk_id in best:
+        block = ctx.block_of(chunk_id)
+        shortly = short_names(sentence, block.text, ctx.people) if block is not None else []
+        text = to_simplified(sentence)
+        at = sorted([*((text.find(to_simplified(w)), pid) for pid, w in ctx.people.find(sentence)),
+                     *((text.find(short), pid) for short, pid in shortly)])
+        found = [pid for _, pid in at if pid not in named]
         if found:
             return ctx.say("sep.list").join(dict.fromkeys(ctx.name(p) for p in found))
     return ""

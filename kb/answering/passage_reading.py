@@ -20,6 +20,7 @@ from kb.answering.dying import dies_in, kill_words, said
 from kb.answering.passage_words import book_wordings, never_written, reading_weights
 from kb.answering.quotes import normalized_block, sentence_pairs
 from kb.answering.record_search import participants
+from kb.answering.short_names import short_names
 from kb.answering.wording import fold_colloquial, has_any
 from kb.knowledge.genre import genre, is_death
 from kb.knowledge.language import language
@@ -271,11 +272,15 @@ def _among_people(ctx: Ctx, chunk_id: str, names: Sequence[str]) -> bool:
 
 
 def _others_first(ctx: Ctx, best: Sequence[Reading]) -> list[Reading]:
-    """For a who question: a sentence naming someone besides the question's people gains."""
+    """For a who question: a sentence naming someone besides the question's people gains, by
+    the full name or by the given name alone once its block names them in full (`short_names`)."""
     own = {*ctx.plan.person_ids, *(pid for pid, _ in ctx.plan.named)}  # 丁原 of 杀了丁原投奔了谁
     rescored = []
     for r in best:
-        others = {pid for pid, _ in ctx.people.find(r.sentence)} - own
+        block = ctx.block_of(r.chunk_id)
+        shortly = short_names(r.sentence, block.text, ctx.people) if block is not None else []
+        others = ({pid for pid, _ in ctx.people.find(r.sentence)}  # 恢曰 once 李恢 is named
+                  | {pid for _, pid in shortly}) - own
         bonus = OTHER_PERSON_BONUS if others else 0.0
         rescored.append(Reading(r.score + bonus, r.sentence, r.chunk_id, r.following,
                                 r.preceding, r.preceding_chunk))

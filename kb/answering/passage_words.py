@@ -21,22 +21,36 @@ from retrieval.bm25 import lucene_idf
 
 CLAUSE_MARKS = re.compile(r"[，。？！；：、,.?!;:“”‘’「」『』《》（）()\s]+")
 WHICH = "哪"
+ASKING_ROLES = ("asks_who", "asks_where", "asks_why", "asks_when", "asks_whether", "asks_chapter")
+ASKED_CLAUSE = 1.5
+"""The weight of the words of the clause that asks, over the setting clauses' (the setting is
+told in many sentences; the asked act in the one that answers)."""
+SETTING_ASKS = frozenset({"who", "where"})
+"""Asks whose first clauses set the scene (甲去打乙，是谁…); a chapter or a time asked of a
+scene (甲三顾茅庐，第几回见到乙) is asked of the first clause as much."""
 """哪 before a measure word asks which one (哪条河 asks the river's name)."""
 
 
 def clauses(question: str, slot: Sequence[str] = ()) -> list[str]:
     """The question's clauses, each with its asking and frame phrases cut (module docstring),
     and the words that only name the asked slot (`slot_words`)."""
+    return [text for text, _ in asking_clauses(question, slot)]
+
+
+def asking_clauses(question: str, slot: Sequence[str] = ()) -> list[tuple[str, bool]]:
+    """`clauses`, each with whether it held an asking word (是谁, 哪里, 为什么 …): of 甲去打乙，
+    是谁射死了乙, the second clause is the thing asked, the first its setting."""
     lang = language()
     units = re.escape(lang.chars.units)
     which = re.compile(f"{WHICH}一?[{units}]")
     cut = [w for w in (*not_content(), *lang.measures, *slot) if len(w) >= 2]
+    asking = [w for role in ASKING_ROLES for w in lang.words_of(role)]
     out = []
     for part in CLAUSE_MARKS.split(to_simplified(question)):
         text = which.sub(" ", asked_form(part)) if part else ""
         text = strip_words(text, cut).strip()
         if text:
-            out.append(text)
+            out.append((text, any(w in part for w in asking) or WHICH in part))
     return out
 
 
@@ -67,9 +81,12 @@ def reading_weights(ctx: Ctx) -> dict[str, float]:
     wordings = book_wordings(ctx)
     slot = slot_words(ctx)
     weights: dict[str, float] = {}
-    for clause in clauses(ctx.plan.question, slot):
+    parts = asking_clauses(ctx.plan.question, slot)
+    setting = ctx.plan.asks in SETTING_ASKS and len(parts) > 1 and sum(a for _, a in parts) == 1
+    for clause, asks in parts:
+        gain = ASKED_CLAUSE if setting and asks else 1.0
         for term, weight in question_weights(clause, names, df, n_docs, wordings).items():
-            weights[term] = max(weight, weights.get(term, 0.0))
+            weights[term] = max(weight * gain, weights.get(term, 0.0))
     if not weights:
         for clause in clauses(" ".join(ctx.plan.focus), slot):
             weights.update(question_weights(clause, names, df, n_docs, wordings))

@@ -68,9 +68,11 @@ def plan_for_question(question: str, people: PeopleIndex, previous: Sequence[str
     every_name = _every_name(found, ids, people, lang)
     focus = focus_words(asked, every_name)
     kind, ids = _kind(simplified, cleaned, found, ids, every_name, place_chars, lang)
-    names = [people.people[pid].name for pid in ids]
     bare = strip_words(simplified, [normalize(n) for n in every_name]).replace(" ", "")
     asks, detail = ask_of(simplified, kind, len(ids), bare)
+    if kind == "pair" and asks == "who" and not has_any(simplified, lang.words_of("asks_between")):
+        kind = "open"  # 甲去打乙，是谁射死了乙: a third one, not the pair's story (甲和乙谁赢了 is)
+    names = [people.people[pid].name for pid in ids]
     if kind == "journey" and asks in FACT_ASKS and focus:
         kind = "open"
         asks, detail = ask_of(simplified, kind, len(ids), bare)

@@ -36,7 +36,7 @@ Role = Literal[
     "asserts_persecute", "asserts_beat", "indefinite", "coordinators", "states_kill", "states_fight",
     "attribute_home", "attribute_trade", "attribute_gifts", "attribute_looks", "attribute_named",
     "taught_by", "before", "succeeded", "sent_whom", "intent", "campaign", "campaign_act",
-    "setting_time", "singled",
+    "setting_time", "singled", "asks_between",
 ]
 """Every role the code reads. What each means is said where it is read (planner, refusals, the
 question kinds)."""
