@@ -15,13 +15,14 @@ from core.text import to_simplified
 from kb.answering.coverage import UNSEEN_WEIGHT, _forms, character_weights, question_weights
 from kb.answering.drafting import CHARACTER_ASKS_NOT, Ctx
 from kb.answering.wording import asked_form, not_content, strip_words
-from kb.knowledge.language import language
+from kb.knowledge.language import Role, language
 from retrieval.analyzers import FUNCTION_CHARS
 from retrieval.bm25 import lucene_idf
 
 CLAUSE_MARKS = re.compile(r"[，。？！；：、,.?!;:“”‘’「」『』《》（）()\s]+")
 WHICH = "哪"
-ASKING_ROLES = ("asks_who", "asks_where", "asks_why", "asks_when", "asks_whether", "asks_chapter")
+ASKING_ROLES: tuple[Role, ...] = (
+    "asks_who", "asks_where", "asks_why", "asks_when", "asks_whether", "asks_chapter")
 ASKED_CLAUSE = 1.5
 """The weight of the words of the clause that asks, over the setting clauses' (the setting is
 told in many sentences; the asked act in the one that answers)."""
