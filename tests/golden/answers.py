@@ -22,8 +22,8 @@ EVAL_DIRS = (ROOT / "eval" / "questions",)
 UNSEEN = ("heldout9_",)
 """Held-out files not yet measured: their answers stay out of the golden file (its diff would show
 them to whoever tunes the answerer before the one measurement). heldout3 and heldout4 were
-measured once (README) and are dev sets since, and so is heldout5 (measured on 959a944), and every round up to heldout8 (measured on
-b4fb23c)."""
+measured once (README) and are dev sets since, and so is heldout5 (measured on 959a944), and
+every round up to heldout8 (measured on b4fb23c)."""
 TESTS = ROOT / "tests"
 ASKING = re.compile(r"[谁什么哪為为何怎几幾吗嗎呢多少？?]|是否|有没有|有沒有|讲讲|講講|说说|說說|介绍|介紹")
 CJK = re.compile(r"[\u4e00-\u9fff]")
