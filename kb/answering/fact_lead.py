@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.text import to_simplified
 from kb.answering.counting import number_answer
 from kb.answering.drafting import Ctx, Lead, account_of, asked_acts, record_quote, short
 from kb.answering.records import is_patient, place_of, record_line
 from kb.answering.refusals import asks_person, kind_of_name, made_of_in
-from kb.answering.short_names import short_names
+from kb.answering.short_names import people_in
 from kb.knowledge.models import Event, Record, Relation, State
 
 LEAD_CHARS = 90
@@ -132,11 +131,8 @@ def names_beside(ctx: Ctx, best: Sequence[tuple[float, str, str]],
     named = set(ctx.plan.person_ids) if named is None else named
     for _, sentence, chunk_id in best:
         block = ctx.block_of(chunk_id)
-        shortly = short_names(sentence, block.text, ctx.people) if block is not None else []
-        text = to_simplified(sentence)
-        at = sorted([*((text.find(to_simplified(w)), pid) for pid, w in ctx.people.find(sentence)),
-                     *((text.find(short), pid) for short, pid in shortly)])
-        found = [pid for _, pid in at if pid not in named]
+        found = [pid for _, pid in people_in(sentence, block.text if block else None, ctx.people)
+                 if pid not in named]
         if found:
             return ctx.say("sep.list").join(dict.fromkeys(ctx.name(p) for p in found))
     return ""

@@ -10,7 +10,7 @@ from kb.answering.drafting import Ctx
 from kb.answering.dying import kill_words
 from kb.answering.passage_reading import Reading
 from kb.answering.quantities import quantity_in
-from kb.answering.short_names import short_names
+from kb.answering.short_names import people_in
 
 MAX_NAMED = 3
 """A who answer names at most this many people (a list of a dozen generals answers nothing)."""
@@ -35,12 +35,9 @@ def _others(ctx: Ctx, reading: Reading) -> str | None:
     question who did an act to its person (被谁), those named before the act's word."""
     own = {*ctx.plan.person_ids, *(pid for pid, _ in ctx.plan.named)}  # 丁原 of 杀了丁原投奔了谁
     text = to_simplified(reading.sentence)
-    at = [(text.find(to_simplified(w)), pid) for pid, w in ctx.people.find(reading.sentence)]
     block = ctx.block_of(reading.chunk_id)
-    if block is not None:
-        at += [(text.find(short), pid) for short, pid in short_names(reading.sentence, block.text,
-                                                                      ctx.people)]
-    at = [(pos, pid) for pos, pid in sorted(at) if pid not in own]
+    at = [(pos, pid) for pos, pid in people_in(reading.sentence, block.text if block else None,
+                                               ctx.people) if pid not in own]
     if ctx.plan.detail.passive:  # 甲被谁杀了: the doer stands before the act (乙…杀甲, 引丙来见)
         acts = [text.find(w) for w in kill_words()]
         first = min((a for a in acts if a >= 0), default=-1)

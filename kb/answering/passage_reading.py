@@ -20,7 +20,7 @@ from kb.answering.dying import dies_in, kill_words, said
 from kb.answering.passage_words import book_wordings, never_written, reading_weights
 from kb.answering.quotes import normalized_block, sentence_pairs
 from kb.answering.record_search import participants
-from kb.answering.short_names import short_names
+from kb.answering.short_names import people_in
 from kb.answering.wording import fold_colloquial, has_any
 from kb.knowledge.genre import genre, is_death
 from kb.knowledge.language import language
@@ -277,10 +277,9 @@ def _others_first(ctx: Ctx, best: Sequence[Reading]) -> list[Reading]:
     own = {*ctx.plan.person_ids, *(pid for pid, _ in ctx.plan.named)}  # 丁原 of 杀了丁原投奔了谁
     rescored = []
     for r in best:
-        block = ctx.block_of(r.chunk_id)
-        shortly = short_names(r.sentence, block.text, ctx.people) if block is not None else []
-        others = ({pid for pid, _ in ctx.people.find(r.sentence)}  # 恢曰 once 李恢 is named
-                  | {pid for _, pid in shortly}) - own
+        block = ctx.block_of(r.chunk_id)  # 恢曰 once 李恢 is named
+        others = {pid for _, pid in people_in(r.sentence, block.text if block else None,
+                                              ctx.people)} - own
         bonus = OTHER_PERSON_BONUS if others else 0.0
         rescored.append(Reading(r.score + bonus, r.sentence, r.chunk_id, r.following,
                                 r.preceding, r.preceding_chunk))

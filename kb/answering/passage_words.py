@@ -21,6 +21,7 @@ from retrieval.bm25 import lucene_idf
 
 CLAUSE_MARKS = re.compile(r"[，。？！；：、,.?!;:“”‘’「」『』《》（）()\s]+")
 WHICH = "哪"
+"""哪 before a measure word asks which one (哪条河 asks the river's name)."""
 ASKING_ROLES: tuple[Role, ...] = (
     "asks_who", "asks_where", "asks_why", "asks_when", "asks_whether", "asks_chapter")
 ASKED_CLAUSE = 1.5
@@ -29,7 +30,6 @@ told in many sentences; the asked act in the one that answers)."""
 SETTING_ASKS = frozenset({"who", "where"})
 """Asks whose first clauses set the scene (甲去打乙，是谁…); a chapter or a time asked of a
 scene (甲三顾茅庐，第几回见到乙) is asked of the first clause as much."""
-"""哪 before a measure word asks which one (哪条河 asks the river's name)."""
 
 
 def clauses(question: str, slot: Sequence[str] = ()) -> list[str]:

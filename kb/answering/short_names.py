@@ -29,3 +29,13 @@ def short_names(sentence: str, block_text: str, people: PeopleIndex) -> list[tup
                 found.setdefault(form, []).append((spans[0][0], pid))
     return [(form, hits[0][1]) for form, hits in sorted(found.items(), key=lambda kv: kv[1][0][0])
             if len(hits) == 1]
+
+
+def people_in(sentence: str, block_text: str | None, people: PeopleIndex) -> list[tuple[int, str]]:
+    """(position, person id) of everyone the sentence names, by full name or, given its block, by
+    the given name alone (`short_names`), in the sentence's order."""
+    text = to_simplified(sentence)
+    at = [(text.find(to_simplified(w)), pid) for pid, w in people.find(sentence)]
+    if block_text is not None:
+        at += [(text.find(short), pid) for short, pid in short_names(sentence, block_text, people)]
+    return sorted(at)
