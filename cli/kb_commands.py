@@ -360,7 +360,7 @@ def eval_command(pairs: PairsOpt = None, journeys: JourneysOpt = None,
     from rich.table import Table
 
     from cli.tables import print_table
-    from core.errors import NotFound
+    from core.errors import NotFound, QueryRejected
     from ingest.chunking import chunk_corpus
     from ingest.corpus import read_corpus
     from ingest.locate import QuoteError, QuoteLocator
@@ -388,7 +388,9 @@ def eval_command(pairs: PairsOpt = None, journeys: JourneysOpt = None,
         def verdict(case: PairCase) -> PairVerdict:
             try:
                 pair = store.pair(*pair_ids(store, case.a, case.b))
-            except NotFound as exc:  # one pair the store cannot name does not stop the rest
+            except (NotFound, QueryRejected) as exc:
+                # One pair the store cannot name, or whose two names are one person there, is a
+                # wrong verdict with its reason; it does not stop the rest of the file.
                 return PairVerdict.unresolved(case.id, str(exc))
             return judge_pair(case, pair, block_of)
 

@@ -168,3 +168,25 @@ def test_broken_bundle_leaves_previous_graph(loaded: dict[str, Any], env: dict[s
     assert result.exit_code == 2
     assert "ch001.jsonl" in result.output
     assert kbx(env, "pair", "林冲", "鲁智深") == before
+
+
+def test_pair_eval_gives_every_case_a_verdict(loaded: dict[str, Any], env: dict[str, str | None],
+                                              tmp_path: Path) -> None:
+    """A case whose names are unknown, or are two names of one person, is wrong with its reason;
+    the cases after it are still judged."""
+    cases = [{"id": "same", "a": "林冲", "b": "豹子头", "relation_types": ["friend"],
+              "begins_chapter": 7, "begins_quote": "就當結義智深為兄",
+              "shared_event": {"chapter": 7, "quote": "就當結義智深為兄", "words": []}},
+             {"id": "unknown", "a": "林聪", "b": "鲁智深", "relation_types": ["friend"],
+              "begins_chapter": 7, "begins_quote": "就當結義智深為兄",
+              "shared_event": {"chapter": 7, "quote": "就當結義智深為兄", "words": []}}]
+    path = tmp_path / "pairs.jsonl"
+    path.write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases)
+                    + (Path(__file__).resolve().parent.parent / "eval" / "kb" / "pairs_dev.jsonl")
+                    .read_text(encoding="utf-8").splitlines(keepends=True)[0], encoding="utf-8")
+    report = kbx(env, "kb", "eval", "--pairs", str(path))
+    verdicts = {v["id"]: v for v in report["pairs"]}
+    assert report["summary"]["pairs"] == 3
+    assert not verdicts["same"]["right"] and "two different people" in str(verdicts["same"])
+    assert not verdicts["unknown"]["right"] and "林聪" in str(verdicts["unknown"])
+    assert verdicts["pair-dai-li"]["right"]

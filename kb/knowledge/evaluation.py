@@ -76,7 +76,7 @@ class PairVerdict(BaseModel):
 
     @classmethod
     def unresolved(cls, case_id: str, reason: str) -> PairVerdict:
-        """A pair the store cannot name is wrong on every count, with the reason."""
+        """A pair the store cannot name, or names as one person, is wrong on every count, with the reason."""
         return cls(id=case_id, relation=False, begins=False, shared_event=False, note=reason)
 
     @property
