@@ -52,6 +52,10 @@ reaches this, where a phrase (a surname character + a verb or a noun) sits insid
 OFTEN, NEVER_OPENS = 20, 0.03
 """A string written this often that opens a clause in less than this share of its uses is no
 name: a person of many scenes is the subject of some of them."""
+MIN_TITLED = 2
+"""A candidate written right after an office title (太守甲乙, 中郎甲乙: how historical fiction
+introduces an official who neither speaks nor is listed) this often is a name: the statistics'
+silent people, where the dictionary or a function character (焉, 之) leaves it unproven."""
 NAME_SIZES = (2, 3)
 SCENE = 300
 """乙曰 is said of the full name 甲乙 written at most this many characters before it."""
@@ -127,6 +131,8 @@ class TextStats:
     after_determiner: Counter[str] = field(default_factory=Counter)
     left: dict[str, Counter[str]] = field(default_factory=dict)
     right: dict[str, Counter[str]] = field(default_factory=dict)
+    titled: Counter[str] = field(default_factory=Counter)
+    """how often a string stands right after an office title (`count_titled`)"""
     opening_speakers: list[dict[str, list[int]]] = field(default_factory=list)
     """per text: a character that opens a clause and speaks (。乙曰) → where it stands"""
     _surnamed: dict[tuple[int, str], list[tuple[int, str]]] = field(default_factory=dict)
@@ -198,6 +204,17 @@ class TextStats:
                     if at > 0 and text[at - 1] in determiners:
                         after[s] += 1
 
+    def count_titled(self, names: Collection[str], titles: Collection[str]) -> None:
+        """How often each of the strings follows one of the titles (one scan of each text)."""
+        if not names or not titles:
+            return
+        heads = "|".join(map(re.escape, sorted(titles, key=len, reverse=True)))
+        forms = "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
+        pattern = re.compile(f"(?:{heads})(?=({forms}))")
+        for text in self.texts:
+            for m in pattern.finditer(text):
+                self.titled[m.group(1)] += 1
+
     def neighbours(self, names: Sequence[str]) -> None:
         """Left and right neighbour counts of the given strings (one scan each, in C)."""
         for name in names:
@@ -244,6 +261,9 @@ def full_names(stats: TextStats, surnames: Surnames, words: PeopleWords,
             pending[s] = n
     first.update((s, pending[s]) for s, listed in listed_beside(stats.texts, first, pending).items()
                  if _listed_enough(s, listed, pending[s]))
+    stats.count_titled([*first, *pending], office_titles(words))
+    first.update((s, n) for s, n in pending.items()
+                 if stats.titled[s] >= MIN_TITLED and _titled_name(s, surnames.of(s) or "", words))
     first = {s: n for s, n in first.items() if not _holds_cue(s, words)}
     stats.neighbours(sorted(first))
     kept = {s: n for s, n in first.items()
@@ -262,9 +282,8 @@ def _plain_name(s: str, surname: str, words: PeopleWords) -> bool:
     given = s[len(surname):]
     if len(given) != 1 or dictionary_tag(s)[1] is not None or given in words.group_nouns:
         return False
-    grammar = ("p", "d", "r", "f", "m", "v", "a", "c", "u")
     surname_tag, given_tag = dictionary_tag(surname)[1] or "", dictionary_tag(given)[1] or ""
-    return not surname_tag.startswith(grammar) and given not in FUNCTION_CHARS \
+    return not surname_tag.startswith(GRAMMAR_TAGS) and given not in FUNCTION_CHARS \
         and not given_tag.startswith(("v", "d", "p", "u", "r", "c"))
 
 
@@ -299,6 +318,37 @@ def _listed_enough(s: str, listed: int, n: int) -> bool:
     return listed >= MIN_LISTED and listed >= LISTED_SHARE * n
 
 
+def office_titles(words: PeopleWords) -> list[str]:
+    """The titles that stand before a name (太守, 将军, 国主): the genre's titles of two
+    characters or more (one character, 郎 or 公, ends too many words) and its leaders' titles."""
+    return [t for t in (*words.titles, *words.leader_titles_before) if len(t) >= 2]
+
+
+GRAMMAR_TAGS = ("p", "d", "r", "f", "m", "v", "a", "c", "u")
+"""Dictionary tags of words of grammar and of verbs and adjectives: a surname character that is one
+(何, 都, 相, 闻, 高) after a title opens a phrase (将军何往, 相公都到), not a name."""
+GIVEN_GRAMMAR_TAGS = ("p", "d", "r", "f", "c", "u")
+
+
+def _titled_name(s: str, surname: str, words: PeopleWords) -> bool:
+    """A string after an office title that may be a name: no frequent dictionary word, as a whole or
+    as its given name (甲武师), no surname that is a word of grammar, no given character that is a
+    preposition, adverb, pronoun, locative, conjunction or particle (师自, 庄上住)."""
+    given = s[len(surname):]
+    if not surname or not given or given in words.group_nouns:
+        return False
+    if any(_frequent(w) for w in (s, given) if len(w) >= 2):
+        return False
+    if (dictionary_tag(surname)[1] or "").startswith(GRAMMAR_TAGS):
+        return False
+    return not any((dictionary_tag(c)[1] or "").startswith(GIVEN_GRAMMAR_TAGS) for c in given)
+
+
+def _frequent(word: str) -> bool:
+    freq, tag = dictionary_tag(word)
+    return tag is not None and freq >= COMMON_WORD_FREQ
+
+
 def _holds_cue(s: str, words: PeopleWords) -> bool:
     """甲大喜, 闻之: a speaker cue inside the string (a one-character cue only at its end)."""
     return any((cue in s) if len(cue) > 1 else s.endswith(cue) for cue in words.speaker_cues
@@ -308,7 +358,8 @@ def _holds_cue(s: str, words: PeopleWords) -> bool:
 def opens(stats: TextStats, s: str, n: int) -> bool:
     left = stats.left[s]
     total = sum(left.values()) or 1
-    after_break = sum(v for c, v in left.items() if not CJK_CHAR.match(c)) / total
+    after_break = (sum(v for c, v in left.items() if not CJK_CHAR.match(c))
+                   + stats.titled[s]) / total  # 太守甲乙 opens its phrase as 。甲乙 does
     if n >= OFTEN and after_break < NEVER_OPENS:
         return False  # 拜于地曰, 伏于地: a phrase after its verb, whatever follows it
     return after_break + 2 * stats.spoken[s] / n >= OPENING

@@ -4,8 +4,9 @@ language's and the genre's)."""
 
 from __future__ import annotations
 
-from extract.name_stats import _plain_name, listed_beside
+from extract.name_stats import TextStats, _plain_name, _titled_name, full_names, listed_beside
 from kb.knowledge.genre import genre
+from kb.knowledge.surnames import surnames
 
 
 def test_a_list_of_people_counts_its_other_items() -> None:
@@ -23,3 +24,22 @@ def test_a_surname_and_a_character_no_dictionary_knows_is_a_plain_name() -> None
     assert not _plain_name("何也", "何", words)      # a function character for a given name
     assert not _plain_name("方出", "方", words)      # a verb for a given name
     assert not _plain_name("吴军", "吴", words)      # a body of men
+
+
+def test_an_official_named_after_his_title_is_a_name_though_he_never_speaks() -> None:
+    """太守刘焉: the title before proves the silent 刘焉, whose given name is a particle (焉)."""
+    words, names = genre().people, surnames()
+    texts = ["时太守刘焉出榜招军。", "太守刘焉令人迎之。", "刘焉大惊。", "众皆退，刘焉独坐。",
+             "将军何往？", "将军何往乎？", "将军何往耶？", "将军何往也？"]
+    stats = TextStats.of(texts, names, words)
+    found = full_names(stats, names, words)
+    assert "刘焉" in found
+    assert "何往" not in found  # 何 is a word of grammar: 将军何往 is a phrase after an address
+
+
+def test_a_titled_string_needs_a_name_s_parts() -> None:
+    words = genre().people
+    assert _titled_name("刘焉", "刘", words)
+    assert not _titled_name("何往", "何", words)     # a pronoun for a surname
+    assert not _titled_name("师自", "师", words)     # a preposition for a given name
+    assert not _titled_name("林武师", "林", words)   # a word of the language for a given name
