@@ -204,11 +204,14 @@ class TextStats:
                     if at > 0 and text[at - 1] in determiners:
                         after[s] += 1
 
-    def count_titled(self, names: Collection[str], titles: Collection[str]) -> None:
-        """How often each of the strings follows one of the titles (one scan of each text)."""
+    def count_titled(self, names: Collection[str], titles: Collection[str],
+                     ruler_marks: Collection[str] = ()) -> None:
+        """How often each of the strings follows one of the titles, or a state's character and a
+        ruler's mark (甲主), in one scan of each text."""
         if not names or not titles:
             return
-        heads = "|".join(map(re.escape, sorted(titles, key=len, reverse=True)))
+        heads = "|".join([*map(re.escape, sorted(titles, key=len, reverse=True)),
+                          *(f"[{CJK_CLASS}]{re.escape(m)}" for m in ruler_marks)])
         forms = "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
         pattern = re.compile(f"(?:{heads})(?=({forms}))")
         for text in self.texts:
@@ -261,14 +264,14 @@ def full_names(stats: TextStats, surnames: Surnames, words: PeopleWords,
             pending[s] = n
     first.update((s, pending[s]) for s, listed in listed_beside(stats.texts, first, pending).items()
                  if _listed_enough(s, listed, pending[s]))
-    stats.count_titled([*first, *pending], office_titles(words))
+    stats.count_titled([*first, *pending], office_titles(words), words.ruler_marks)
     first.update((s, n) for s, n in pending.items()
                  if stats.titled[s] >= MIN_TITLED and _titled_name(s, surnames.of(s) or "", words))
     first = {s: n for s, n in first.items() if not _holds_cue(s, words)}
     stats.neighbours(sorted(first))
     kept = {s: n for s, n in first.items()
-            if not absorbed(stats.left[s], n) and not absorbed(stats.right[s], n)
-            and opens(stats, s, n)}
+            if not (absorbed(stats.left[s], n) and not _titled_whole(s, n, stats, surnames, words))
+            and not absorbed(stats.right[s], n) and opens(stats, s, n)}
     kept = {s: n for s, n in kept.items() if not _part_of_shorter(s, n, kept)}
     for name in protected:
         kept[name] = max(stats.count[name], 1)
@@ -342,6 +345,12 @@ def _titled_name(s: str, surname: str, words: PeopleWords) -> bool:
     if (dictionary_tag(surname)[1] or "").startswith(GRAMMAR_TAGS):
         return False
     return not any((dictionary_tag(c)[1] or "").startswith(GIVEN_GRAMMAR_TAGS) for c in given)
+
+
+def _titled_whole(s: str, n: int, stats: TextStats, surnames: Surnames, words: PeopleWords) -> bool:
+    """The one neighbour before it is a title's end (甲主乙丙 in most of its uses): the name
+    stands whole after the title, not inside a longer unit."""
+    return stats.titled[s] >= ABSORBED * n and _titled_name(s, surnames.of(s) or "", words)
 
 
 def _frequent(word: str) -> bool:

@@ -43,3 +43,12 @@ def test_a_titled_string_needs_a_name_s_parts() -> None:
     assert not _titled_name("何往", "何", words)     # a pronoun for a surname
     assert not _titled_name("师自", "师", words)     # a preposition for a given name
     assert not _titled_name("林武师", "林", words)   # a word of the language for a given name
+
+
+def test_a_ruler_named_after_his_state_s_mark_stands_whole() -> None:
+    """吴主孙亮 in most of its uses: 主 before it is the title's end, not part of a longer unit."""
+    words, names = genre().people, surnames()
+    texts = ["吴主孙亮曰：“可。”", "吴主孙亮大怒。", "吴主孙亮问曰：“何如？”", "吴主孙亮谓左右曰：“退。”",
+             "立孙亮为太子。"]
+    stats = TextStats.of(texts, names, words)
+    assert "孙亮" in full_names(stats, names, words)
