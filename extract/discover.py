@@ -184,6 +184,7 @@ def discover_lexicon(texts: ChapterTexts, progress: Progress | None = None) -> D
     _add_held_titles(drafts, book, names_of, words)
     _drop_fragments(drafts, book, words, frozenset(i.name for i in intros if i.name))
     _add_title_people(drafts, book, names_of, words)
+    _merge_title_variants(drafts, book, names_of, words)
     tick(4, steps)
     discovery = _finish(drafts, book)
     tick(5, steps)
@@ -451,6 +452,46 @@ def _add_title_people(drafts: dict[str, _Draft], book: _Book, names_of: Surnames
             continue
         drafts[form] = _Draft(form)
         taken.add(form)
+
+
+def _merge_title_variants(drafts: dict[str, _Draft], book: _Book, names_of: Surnames,
+                          words: PeopleWords) -> None:
+    """Two people named by one surname and two titles of one rank (genre `title_variants`: 甲后
+    and 甲太后) whose forms stand within `TITLE_WINDOW` characters of each other somewhere are one
+    woman called both ways: the longer title is her name, the other an alias quoted where the two
+    meet. Forms that never meet (two empresses of one clan, generations apart) stay apart."""
+    for group in words.title_variants:
+        by_surname: dict[str, list[str]] = {}
+        for name in drafts:
+            tail = next((t for t in sorted(group, key=len, reverse=True) if name.endswith(t)), None)
+            if tail and names_of.of(name[:-len(tail)] + "甲") == name[:-len(tail)]:
+                by_surname.setdefault(name[:-len(tail)], []).append(name)
+        for forms in by_surname.values():
+            forms.sort(key=lambda f: (-len(f), -book.occurs(f), f))
+            keep = forms[0]
+            for other in forms[1:]:
+                met = _where_met(book, keep, other)
+                if met is None or other not in drafts:
+                    continue
+                chapter, start, end = met
+                merged = drafts.pop(other)
+                evidence = AliasEvidence(alias=other, person=keep, chapter=chapter,
+                                         quote=book.quote(chapter, start, end), rule="title variant")
+                drafts[keep].add(other, evidence)
+                for alias, found in merged.aliases.items():
+                    drafts[keep].add(alias, found)
+
+
+def _where_met(book: _Book, one: str, other: str) -> tuple[int, int, int] | None:
+    """The first place `other` is written within `TITLE_WINDOW` characters of `one`: (chapter, its
+    start, its end)."""
+    for chapter, text in book.simplified.items():
+        if one not in text:
+            continue
+        for m in re.finditer(re.escape(other), text):
+            if one in text[max(0, m.start() - TITLE_WINDOW):m.end() + TITLE_WINDOW]:
+                return chapter, m.start(), m.end()
+    return None
 
 
 MIN_WOMAN_USES = 3

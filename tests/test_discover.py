@@ -165,3 +165,18 @@ def test_a_woman_named_by_surname_and_title_who_speaks() -> None:
     """曹后 (曹后大怒曰) and 崔夫人 (崔夫人问曰) are women of their own, seldom named."""
     names = _by_name(discovered(SANGUO, 1, 120))
     assert "曹后" in names and "崔夫人" in names
+
+
+def test_two_titles_of_one_rank_close_together_are_one_woman() -> None:
+    """何后 … 何太后, 伏后 … 伏皇后 in one passage: one woman, the longer title her name; 董妃 (a
+    consort of chapter 24) stays apart from 董太后 (chapters 2–3): another rank, and they never meet."""
+    names = _by_name(discovered(SANGUO, 1, 120))
+    assert "何后" in names["何太后"] and "何后" not in names
+    assert "伏后" in names["伏皇后"] and "董后" in names["董太后"]
+    assert "董妃" not in names["董太后"]
+
+
+def test_officials_named_after_their_titles_and_a_ruler_after_his_mark() -> None:
+    """太守刘焉, 中郎蔡邕 never speak enough; 吴主孙亮 is written after 主 in most of its uses."""
+    names = _by_name(discovered(SANGUO, 1, 120))
+    assert {"刘焉", "蔡邕", "孙亮"} <= set(names)

@@ -189,6 +189,9 @@ class PeopleWords(BaseModel):
         "chieftain's): 国主乙丙, the name standing whole after it"))
     leader_titles_after: Words = Field(default=(), description=(
         "元帅, 大王, 洞主 right after such a name (乙丙元帅)"))
+    title_variants: tuple[Words, ...] = Field(default=(), description=(
+        "groups of titles that are one rank's forms (皇后, 太后, 后): a surname with two of one "
+        "group, written close together in a chapter, is one woman (甲后 … 甲太后)"))
     ruler_marks: Words = Field(default=(), description=(
         "主 after a state's one character: a ruler's title right before his name (甲主乙丙, the "
         "name standing whole after it, though 主 precedes it in most of its uses)"))
