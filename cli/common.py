@@ -79,8 +79,25 @@ class JsonLogFormatter(logging.Formatter):
         return json.dumps(data, ensure_ascii=False, default=str)
 
 
+class _CurrentStderr(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever `sys.stderr` is at each record, not the one at set-up: a command run
+    in-process (the tests, a notebook) swaps and closes its stderr, and a later record from a
+    thread still running must not hit the closed stream."""
+
+    def __init__(self) -> None:
+        super().__init__(sys.stderr)
+
+    @property
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _value: Any) -> None:
+        pass
+
+
 def configure_logging(level: str = "WARNING") -> None:
-    handler = logging.StreamHandler(sys.stderr)
+    handler = _CurrentStderr()
     handler.setFormatter(JsonLogFormatter())
     root = logging.getLogger()
     root.handlers[:] = [handler]

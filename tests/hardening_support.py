@@ -33,8 +33,9 @@ def hardened_settings(data_dir: Path, **overrides: Any) -> Settings:
 
 @contextmanager
 def service(settings: Settings, corpus: Corpus) -> Iterator[httpx.Client]:
-    """The whole service (lifespan, supervisor, graph pool) under uvicorn on loopback."""
-    with serve(create_app(settings, corpus=corpus)) as url, \
+    """The whole service (lifespan, supervisor, graph pool) under uvicorn on loopback. The
+    start is bounded generously: a loaded CI machine once took over 30 s to open it."""
+    with serve(create_app(settings, corpus=corpus), startup_timeout=120) as url, \
             httpx.Client(base_url=url, timeout=30) as http:
         yield http
 

@@ -48,7 +48,8 @@ def embedded(tmp_path: Path, api_corpus: Corpus) -> Iterator[tuple[httpx.Client,
     """The service over the embedded server of a fresh data dir (it starts and loads it)."""
     settings = hardened_settings(tmp_path, graph_timeout=GRAPH_TIMEOUT)
     with service(settings, api_corpus) as http:
-        assert http.get(PAIR).status_code == 200
+        # a slow first probe may mark the store down for a moment; it must come back by itself
+        assert wait_for(lambda: http.get(PAIR).status_code == 200, 30, step=0.2)
         yield http, tmp_path
 
 
