@@ -41,6 +41,7 @@ class PeopleIndex:
         for key, ids in holders.items():
             if len(key) >= 2 and key not in index.names and len(ids) == 1:
                 index.names[key] = next(iter(ids))
+        index._add_title_variants()
         index.longest = max((len(k) for k in index.names), default=0)
         return index
 
@@ -51,6 +52,19 @@ class PeopleIndex:
     _found: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict, repr=False)
     """Texts already searched (a question is searched by the planner, the evidence step and the
     composer; a record's text again for every question it answers). Bounded by `FOUND_CACHE`."""
+
+    def _add_title_variants(self) -> None:
+        """A woman found by another title form of her name (甲皇后 for 甲后) that nobody bears and
+        that no two people's forms make (`kb.knowledge.title_variants`)."""
+        from kb.knowledge.title_variants import variant_forms
+
+        derived: dict[str, set[str]] = {}
+        for key, person_id in self.names.items():
+            for form in variant_forms(key):
+                derived.setdefault(form, set()).add(person_id)
+        for form, ids in derived.items():
+            if form not in self.names and len(ids) == 1:
+                self.names[form] = next(iter(ids))
 
     def find(self, question: str) -> list[tuple[str, str]]:
         """(person id, the matched text as written) in question order, each person once."""

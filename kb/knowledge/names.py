@@ -123,11 +123,20 @@ class NameResolver:
                     for k, w, p, n, primary in rows), ids)
 
     def by_name(self, name: str) -> str:
-        """The id of the person a name or alias denotes (either script); NotFound suggests."""
-        matches = self._by_key.get(normalize(name))
+        """The id of the person a name or alias denotes (either script), or the one woman
+        another title form of it names (甲皇后 for 甲后); NotFound suggests."""
+        matches = self._by_key.get(normalize(name)) or self._by_variant(name)
         if not matches:
             raise self.unknown(name)
         return choose(name, matches)
+
+    def _by_variant(self, name: str) -> list[NameEntry]:
+        """The entries of another title form of a name nobody bears, when they name one person
+        (`kb.knowledge.title_variants`)."""
+        from kb.knowledge.title_variants import variant_forms
+
+        found = [e for form in variant_forms(normalize(name)) for e in self._by_key.get(form, ())]
+        return found if len({e.person_id for e in found}) == 1 else []
 
     def known(self, key: str) -> str | None:
         """`person_id` for a key that names exactly one person, else None, without working out
@@ -144,7 +153,7 @@ class NameResolver:
         names (or, for something that looks like an id, the closest ids)."""
         if key in self._ids:
             return key
-        matches = self._by_key.get(normalize(key))
+        matches = self._by_key.get(normalize(key)) or self._by_variant(key)
         if matches:
             return choose(key, matches)
         raise self.unknown(key)
