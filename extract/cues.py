@@ -52,8 +52,8 @@ NAME_CUE_TYPES = frozenset({"spouse", "family", "parent_child", "siblings", "fat
 NEVER = re.compile(r"(?!x)x")
 FROM_GENRE = ("fate_doubt", "fate_hearsay", "fate_object", "fate_strike", "pronouns",
               "carry_lead", "death_words", "verse_openers", "clause_openers", "actor_verbs",
-              "speech_verb", "hearsay", "patient_tail", "retold", "place_to", "place_move",
-              "retrospective", "kill_cue", "spoken_oath", "huimu", "summary")
+              "speech_verb", "kin_apposition", "hearsay", "patient_tail", "retold", "place_to",
+              "place_move", "retrospective", "kill_cue", "spoken_oath", "huimu", "summary")
 """`Cues` fields the genre's data gives as they are."""
 FROM_LANGUAGE = ("negation", "passive", "disposal", "pair_connectors", "connectors")
 
@@ -84,6 +84,7 @@ class Cues:
     clause_openers: tuple[str, ...]
     actor_verbs: re.Pattern[str]
     speech_verb: re.Pattern[str]
+    kin_apposition: re.Pattern[str] | None
     hearsay: re.Pattern[str]
     patient_tail: re.Pattern[str]
     retold: re.Pattern[str]

@@ -11,8 +11,12 @@ punctuation mark or a quote); and a speech verb (the genre's `speech_verb`, with
 `SPEECH_REACH` characters) or an action word (the genre's `actor_verbs`) follows it at once, or
 the character and the one after it make no word of the dictionary (乙大叫 is a name and a verb;
 飞马, 权且, 布阵 are words, not a name).
-Inside a clause (丙拔刀直刺乙) the character is not read: measured on 三国, reading it there where it
-makes no word with its neighbours lost more journeys' ends than it won relations.
+A kinship noun between the character and a name (the genre's `kin_apposition`: 乙母丙, 乙长子丙)
+reads the character anywhere but inside a word with the character before it: classical prose
+names a relative by the one it belongs to, and a noun of kin followed by a name leaves the
+character nothing else to be.
+Otherwise, inside a clause (丙拔刀直刺乙) the character is not read: measured on 三国, reading it
+there where it makes no word with its neighbours lost more journeys' ends than it won relations.
 """
 
 from __future__ import annotations
@@ -35,6 +39,15 @@ def _given(name: str, names_of: Surnames) -> str | None:
     """The one-character given name of a full name (甲乙 → 乙), else None."""
     surname = names_of.of(name)
     return name[len(surname):] if surname and len(name) - len(surname) == 1 else None
+
+
+def _owns_kin(text: str, at: int, cues: Cues, starts: frozenset[int]) -> bool:
+    """乙母丙: a kinship noun right after the character at `at` and a name right after the noun
+    (`starts`: where the block's names begin), the character no word with the one before it."""
+    kin = cues.kin_apposition.match(text, at + 1) if cues.kin_apposition else None
+    if kin is None or kin.end() not in starts:
+        return False
+    return at == 0 or not dictionary_tag(text[at - 1:at + 1])[0]
 
 
 def _acts(text: str, at: int, cues: Cues) -> bool:
@@ -64,6 +77,7 @@ def given_name_mentions(text: str, mentions: Sequence[Mention], full_names: dict
         if given:
             by_char.setdefault(given, []).append(person)
     found: list[Mention] = []
+    starts = frozenset(m.start for m in mentions)
     for char, people in by_char.items():
         if len(people) != 1 or people[0] not in first:
             continue
@@ -71,7 +85,7 @@ def given_name_mentions(text: str, mentions: Sequence[Mention], full_names: dict
         for match in re.compile(re.escape(char)).finditer(text, first[person]):
             at = match.start()
             taken = any(m.start <= at < m.end for m in mentions)
-            if not taken and _acts(text, at, cues):
+            if not taken and (_acts(text, at, cues) or _owns_kin(text, at, cues, starts)):
                 found.append(Mention(person, at, at + 1, char))
     return found
 

@@ -125,13 +125,23 @@ class BlockScan:
         return Counter(m.person for s in self.segments if s.narrative for m in s.mentions)
 
     def actors(self) -> list[str]:
-        """People who act here, the most named first: subjects of an act, or named twice."""
-        counts = self.narrative_counts()
+        """People who act here, the most named first: subjects of an act, or named twice. A name
+        that only owns a relative named after it (甲妻乙: the genre's `kin_apposition`) is not
+        counted: 乙 is who is there, 甲 may be long dead."""
+        counts = self.narrative_counts() - Counter(m.person for m in self._possessors())
         acting = {p for p, n in counts.items() if n >= NARRATIVE_REPEATS}
         for seg in self.segments:
             if seg.narrative:
                 acting |= {m.person for m in subjects(self.text, seg, self.cues)}
         return sorted(acting, key=lambda p: (-counts[p], self._first(p)))
+
+    def _possessors(self) -> list[Mention]:
+        kin = self.cues.kin_apposition
+        if kin is None:
+            return []
+        starts = {m.start for m in self.mentions}
+        return [m for s in self.segments if s.narrative for m in s.mentions
+                if (owned := kin.match(self.text, m.end)) and owned.end() in starts]
 
     def _first(self, person: str) -> int:
         return next(m.start for m in self.mentions if m.person == person)

@@ -42,3 +42,13 @@ def test_a_given_name_before_any_act_is_read_unless_it_makes_a_word() -> None:
     named = [Mention("lv_bu", 0, 2, "吕布")]
     assert _given("吕布引兵至。布大叫一声，杀入阵中。", named) == [("lv_bu", 6)]
     assert _given("吕布引兵至。布阵已定，众军皆喜。", named) == []  # 布阵 is a word
+
+
+def test_a_given_name_owning_a_relative_named_after_it_is_read_inside_a_clause() -> None:
+    text = "吕布引兵去了。早有人报知布妻严氏。"
+    named = [Mention("lv_bu", 0, 2, "吕布"), Mention("yan_shi", 14, 16, "严氏")]
+    assert _given(text, named) == [("lv_bu", 12)]
+    # no name after the kin noun: 布妻 alone is not read inside the clause
+    assert _given("吕布引兵去了。早有人报知布妻。", named[:1]) == []
+    # the character makes a word with the one before it: 散布 is a word, not 布
+    assert _given("吕布引兵去了。遂散布妻严氏之言。", [named[0], Mention("yan_shi", 11, 13, "严氏")]) == []
