@@ -43,11 +43,15 @@ def _given(name: str, names_of: Surnames) -> str | None:
 
 def _owns_kin(text: str, at: int, cues: Cues, starts: frozenset[int]) -> bool:
     """乙母丙: a kinship noun right after the character at `at` and a name right after the noun
-    (`starts`: where the block's names begin), the character no word with the one before it."""
+    (`starts`: where the block's names begin), the character no word with the one before it and
+    no given name after a surname (丙乙子丁 names 丙乙's son, whoever 乙 alone may be)."""
     kin = cues.kin_apposition.match(text, at + 1) if cues.kin_apposition else None
     if kin is None or kin.end() not in starts:
         return False
-    return at == 0 or not dictionary_tag(text[at - 1:at + 1])[0]
+    if at == 0:
+        return True
+    before = text[at - 1]
+    return before not in surnames().single and not dictionary_tag(before + text[at])[0]
 
 
 def _acts(text: str, at: int, cues: Cues) -> bool:

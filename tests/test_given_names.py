@@ -52,3 +52,5 @@ def test_a_given_name_owning_a_relative_named_after_it_is_read_inside_a_clause()
     assert _given("吕布引兵去了。早有人报知布妻。", named[:1]) == []
     # the character makes a word with the one before it: 散布 is a word, not 布
     assert _given("吕布引兵去了。遂散布妻严氏之言。", [named[0], Mention("yan_shi", 11, 13, "严氏")]) == []
+    # after a surname the character is another's given name: 凌布子 is 凌布's son, not 吕布's
+    assert _given("吕布引兵去了。凌布子严氏亦至。", [named[0], Mention("yan_shi", 10, 12, "严氏")]) == []

@@ -45,3 +45,10 @@ def test_one_who_only_owns_a_relative_named_after_him_is_no_actor() -> None:
                      roster, CUES)
     assert scan.narrative_counts()["jia"] == 2
     assert scan.actors() == ["bing"]
+
+
+def test_father_and_son_is_no_kin_noun_between_two_names() -> None:
+    text = "甲大郎教将乙二郎与丙三郎父子，一齐绑至。"
+    mentions = [Mention("jia", 0, 3, "甲大郎"), Mention("yi", 5, 8, "乙二郎"),
+                Mention("bing", 9, 12, "丙三郎")]
+    assert {t for t, _, _ in _pairs(text, mentions)}.isdisjoint({"parent_child"})
