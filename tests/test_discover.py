@@ -167,6 +167,13 @@ def test_a_woman_named_by_surname_and_title_who_speaks() -> None:
     assert "曹后" in names and "崔夫人" in names
 
 
+def test_a_mother_named_by_surname_and_the_elder_lady_title() -> None:
+    """吴太夫人 (策母吴太夫人): surname + 太夫人 (genre titles), not a person 吴太 with 夫人."""
+    names = _by_name(discovered(SANGUO, 1, 120))
+    assert "吴太夫人" in names
+    assert "吴太" not in names
+
+
 def test_two_titles_of_one_rank_close_together_are_one_woman() -> None:
     """何后 … 何太后, 伏后 … 伏皇后 in one passage: one woman, the longer title her name; 董妃 (a
     consort of chapter 24) stays apart from 董太后 (chapters 2–3): another rank, and they never meet."""
