@@ -52,7 +52,7 @@ NAME_CUE_TYPES = frozenset({"spouse", "family", "parent_child", "siblings", "fat
 NEVER = re.compile(r"(?!x)x")
 FROM_GENRE = ("fate_doubt", "fate_hearsay", "fate_object", "fate_strike", "pronouns",
               "carry_lead", "death_words", "verse_openers", "clause_openers", "actor_verbs",
-              "speech_verb", "kin_apposition", "hearsay", "patient_tail", "retold", "place_to",
+              "speech_verb", "hearsay", "patient_tail", "retold", "place_to",
               "place_move", "retrospective", "kill_cue", "spoken_oath", "huimu", "summary")
 """`Cues` fields the genre's data gives as they are."""
 FROM_LANGUAGE = ("negation", "passive", "disposal", "pair_connectors", "connectors")
@@ -84,7 +84,6 @@ class Cues:
     clause_openers: tuple[str, ...]
     actor_verbs: re.Pattern[str]
     speech_verb: re.Pattern[str]
-    kin_apposition: re.Pattern[str] | None
     hearsay: re.Pattern[str]
     patient_tail: re.Pattern[str]
     retold: re.Pattern[str]
@@ -110,6 +109,9 @@ class Cues:
     action_labels: dict[str, str] = field(init=False, repr=False)
     verse_pattern: re.Pattern[str] = field(init=False, repr=False)
     name_cues: tuple[RelationCue, ...] = field(init=False, repr=False)
+    kin_apposition: re.Pattern[str] | None = field(init=False, repr=False)
+    """The kin nouns that stand right between two names (甲母乙, 甲长子乙): the patterns of the
+    kinship cues read with no gap on either side, so the words are written once, as cues."""
 
     def __post_init__(self) -> None:
         words = [w for w, _ in self.actions]
@@ -120,6 +122,8 @@ class Cues:
         set_(self, "verse_pattern", re.compile("|".join(map(re.escape, self.verse_openers)))
              if self.verse_openers else NEVER)
         set_(self, "name_cues", tuple(c for c in self.relations if c.type in NAME_CUE_TYPES))
+        between = [c.pattern for c in self.name_cues if c.gap_before == 0 and c.gap_after == 0]
+        set_(self, "kin_apposition", _alternation(*between) if between else None)
 
     @classmethod
     def of(cls, words: Genre, grammar: Grammar, tables: CorpusTables | None = None) -> Cues:

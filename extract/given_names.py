@@ -11,7 +11,7 @@ punctuation mark or a quote); and a speech verb (the genre's `speech_verb`, with
 `SPEECH_REACH` characters) or an action word (the genre's `actor_verbs`) follows it at once, or
 the character and the one after it make no word of the dictionary (乙大叫 is a name and a verb;
 飞马, 权且, 布阵 are words, not a name).
-A kinship noun between the character and a name (the genre's `kin_apposition`: 乙母丙, 乙长子丙)
+A kinship noun between the character and a name (`Cues.kin_apposition`: 乙母丙, 乙长子丙)
 reads the character anywhere but inside a word with the character before it: classical prose
 names a relative by the one it belongs to, and a noun of kin followed by a name leaves the
 character nothing else to be.

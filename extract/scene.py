@@ -126,7 +126,7 @@ class BlockScan:
 
     def actors(self) -> list[str]:
         """People who act here, the most named first: subjects of an act, or named twice. A name
-        that only owns a relative named after it (甲妻乙: the genre's `kin_apposition`) is not
+        that only owns a relative named after it (甲妻乙: `Cues.kin_apposition`) is not
         counted: 乙 is who is there, 甲 may be long dead."""
         counts = self.narrative_counts() - Counter(m.person for m in self._possessors())
         acting = {p for p, n in counts.items() if n >= NARRATIVE_REPEATS}

@@ -1,6 +1,6 @@
-"""A kinship noun right between two names (甲母乙, 甲长子乙, 甲妻乙: genre cues and the genre's
-`kin_apposition`): the pair is typed and directed by the noun, and the one who only owns the
-relative is no actor of the block's scene."""
+"""A kinship noun right between two names (甲母乙, 甲长子乙, 甲妻乙: genre cues, and
+`Cues.kin_apposition` read from them): the pair is typed and directed by the noun, and the one
+who only owns the relative is no actor of the block's scene."""
 
 from __future__ import annotations
 

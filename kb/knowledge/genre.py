@@ -229,9 +229,6 @@ class Genre(_Data):
     clause_openers: tuple[str, ...] = ()
     actor_verbs: Pattern = Field(description="what may follow a name that acts")
     speech_verb: Pattern = Field(description="a name followed by this speaks")
-    kin_apposition: Pattern | None = Field(default=None, description="a kinship noun standing "
-                                           "between a one-character given name and a relative's "
-                                           "name (乙母丙, 乙长子丙): the character names a person")
     hearsay: Pattern = Field(description="between a name and a directed cue: only heard of")
     patient_tail: Pattern = Field(description="after a name: his people or camp are meant")
     retold: Pattern = Field(description="after an act's patient: the act is retold (甲把杀了乙的事"
